@@ -1,0 +1,147 @@
+# fcaps: build the guest kernels, BPF programs, loader and initramfs; boot
+# and test. `make help` lists the targets.
+
+FCAPS_CACHE ?= $(HOME)/.cache/fcaps
+export FCAPS_CACHE
+BUILD := build
+KERNEL ?= patched
+
+CLANG ?= clang
+BPFTOOL ?= bpftool
+CC := gcc
+CFLAGS ?= -O2 -g
+CFLAGS += -Wall -Wextra -Wno-missing-field-initializers -I$(BUILD) -Ibpf \
+	-Iloader -Itests/lib
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+	-I$(BUILD) -Ibpf
+STATIC_LIBS := -static -lbpf -lelf -lz -lzstd
+
+KSRC_TARBALL := /usr/src/linux-source-6.1.tar.xz
+# A kernel is rebuilt when the hash of its inputs changes, not their mtimes:
+# a series edited while a build runs must not look built. build-kernel
+# itself decides what to re-extract, reconfigure or recompile.
+KCOMMON := vmconfig/build-kernel vmconfig/fcaps.config
+KPATCHED := $(KCOMMON) vmconfig/patched.config kernel-patch/series \
+	$(wildcard kernel-patch/*.patch)
+khash = $(shell cat $(1) | sha256sum | cut -c1-16)
+kstamp = $(FCAPS_CACHE)/build-$(1)/.fcaps-built-$(2)
+KSTAMP_PATCHED := $(call kstamp,patched,$(call khash,$(KPATCHED)))
+KSTAMP_STOCK := $(call kstamp,stock,$(call khash,$(KCOMMON)))
+
+vpath %.bpf.c bpf tests/guest
+GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_scenarios fcapsctl
+GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
+GUEST_TESTS := $(wildcard tests/guest/*.sh)
+HOST_TESTS := $(BUILD)/tests/test_fcaps
+TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
+
+.PHONY: all deps kernels shell test help clean run check-series
+.DELETE_ON_ERROR:
+.SECONDARY:
+
+all: kernels $(BUILD)/initramfs.cpio $(HOST_TESTS) $(TEST_IMAGES)
+
+help:
+	@echo "make            build both kernels, BPF objects, binaries, initramfs"
+	@echo "make run        build, boot the patched kernel, run the scenario table"
+	@echo "make shell      interactive guest shell (KERNEL=patched|stock)"
+	@echo "make test       host unit tests and guest tests; ends 'N passed, N failed'"
+	@echo "make kernels    build the patched and stock guest kernels only"
+	@echo "make deps       install missing Debian packages"
+	@echo "make clean      remove build/ (kernel trees stay in \$$FCAPS_CACHE)"
+	@echo "Variables: KERNEL=patched|stock  ACCEL=kvm  FCAPS_CACHE=$(FCAPS_CACHE)"
+
+deps:
+	@vmconfig/install-deps
+
+$(KSRC_TARBALL):
+	vmconfig/install-deps
+
+kernels: $(KSTAMP_PATCHED) $(KSTAMP_STOCK)
+
+$(KSTAMP_PATCHED): | deps
+	vmconfig/build-kernel patched
+	rm -f $(dir $@).fcaps-built-* && touch $@
+
+$(KSTAMP_STOCK): | deps
+	vmconfig/build-kernel stock
+	rm -f $(dir $@).fcaps-built-* && touch $@
+
+# BTF of the patched kernel: a superset of stock's (it adds the tracepoints).
+$(BUILD)/vmlinux.h: $(KSTAMP_PATCHED)
+	@mkdir -p $(@D)
+	$(BPFTOOL) btf dump file $(FCAPS_CACHE)/build-patched/vmlinux format c > $@
+
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h bpf/fcaps.h | deps
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@
+
+$(BUILD)/guest-bin/smoke_lsm: tests/guest/smoke_lsm.c $(BUILD)/smoke_lsm.skel.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c bpf/fcaps.h | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@
+
+$(BUILD)/tests/mkvalues: tests/lib/mkvalues.c tests/lib/fcaps_values.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@
+
+$(BUILD)/guest-bin/fcapsctl: loader/fcapsctl.c loader/capfile.c loader/capfile.h \
+		bpf/fcaps.h | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) loader/fcapsctl.c loader/capfile.c -o $@ -static -lcap
+
+$(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static $< -o $@
+
+$(BUILD)/guest-bin/fcaps_scenarios: tests/guest/fcaps_scenarios.c \
+		tests/guest/scenario.c tests/guest/scenario.h \
+		tests/lib/fcaps_values.h bpf/fcaps.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static tests/guest/fcaps_scenarios.c tests/guest/scenario.c -o $@
+
+# Legacy values written raw and offline, malformed ones included.
+$(BUILD)/test/fcaps.ext4: tests/lib/mkimage $(BUILD)/guest-bin/fcaps_probe \
+		$(BUILD)/tests/mkvalues | deps
+	@mkdir -p $(@D)
+	tests/lib/mkimage $@ $(BUILD)/guest-bin/fcaps_probe $(BUILD)/tests/mkvalues
+
+$(BUILD)/initramfs.cpio: vmconfig/mkinitramfs vmconfig/init vmconfig/passwd \
+		vmconfig/group $(GUEST_BINS) $(GUEST_TESTS) | deps
+	@rm -rf $(BUILD)/guest-tests && mkdir -p $(BUILD)/guest-tests
+	cp $(GUEST_TESTS) $(BUILD)/guest-tests/
+	vmconfig/mkinitramfs $@ $(BUILD)/guest-bin $(BUILD)/guest-tests
+
+$(BUILD)/test/smoke.ext4: | deps
+	@rm -rf $@.d && mkdir -p $@.d
+	echo "fcaps ext4 smoke" > $@.d/hello.txt
+	mkfs.ext4 -q -F -d $@.d $@ 8M
+	@rm -rf $@.d
+
+shell: all
+	vmconfig/run-vm --kernel $(KERNEL)
+
+test: all
+	tests/run
+
+clean:
+	rm -rf $(BUILD)
+
+$(BUILD)/guest-bin/runas: tests/guest/runas.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static $< -o $@
+
+# The main job until the differential lands: the scenario table on the
+# patched kernel, printed decision by decision.
+run: all
+	cp $(BUILD)/test/fcaps.ext4 $(BUILD)/test/run.ext4
+	vmconfig/run-vm --disk $(BUILD)/test/run.ext4 -- fcaps_scenarios
+
+check-series: $(KSTAMP_STOCK)
+	tests/check-series

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * fcaps: the one definition of the legacy security.capability formats
+ * (SEMANTICS.md section 1), shared by the BPF programs, the loader and the
+ * tests. Include after vmlinux.h (BPF) or <linux/types.h> (userspace).
+ */
+#ifndef FCAPS_H
+#define FCAPS_H
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+#define FCAPS_XATTR_NAME	"security.capability"
+
+#define FCAPS_V1_TAG		0x19980330U	/* the seed's vfs_cap_data_disk */
+#define FCAPS_V3_TAG		0x20080522U	/* 64-bit: low words, high words */
+#define FCAPS_V1_SIZE		16
+#define FCAPS_V3_SIZE		28
+#define FCAPS_MAX_SIZE		FCAPS_V3_SIZE
+#define FCAPS_LAST_CAP		40		/* CAP_LAST_CAP on 6.1 */
+#define FCAPS_VALID_MASK	((2ULL << FCAPS_LAST_CAP) - 1)
+
+/* On-disk layouts, all fields little-endian. */
+struct fcaps_v1 {
+	__u32 tag;
+	__u32 effective;
+	__u32 permitted;
+	__u32 inheritable;
+};
+
+struct fcaps_v3 {
+	__u32 tag;
+	struct {
+		__u32 effective;
+		__u32 permitted;
+		__u32 inheritable;
+	} data[2];			/* [0]: caps 0-31, [1]: caps 32-63 */
+};
+
+/* A legacy value decoded into 64-bit masks (bit n = capability n). */
+struct fcaps_sets {
+	__u64 effective;
+	__u64 permitted;
+	__u64 inheritable;
+};
+
+enum fcaps_form {
+	FCAPS_NOT_LEGACY = 0,	/* absent, too short for a tag, or 6.1's own */
+	FCAPS_WELL_FORMED = 1,
+	FCAPS_MALFORMED = 2,	/* legacy tag, wrong size or bits > LAST_CAP */
+};
+
+static __always_inline __u32 fcaps_le32(const __u8 *p)
+{
+	return (__u32)p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 |
+	       (__u32)p[3] << 24;
+}
+
+/*
+ * Classify and decode a security.capability value. @len is the attribute's
+ * full size; @buf holds its first min(len, FCAPS_MAX_SIZE) bytes. @sets is
+ * written only for FCAPS_WELL_FORMED.
+ */
+static __always_inline enum fcaps_form
+fcaps_decode(const __u8 *buf, __u32 len, struct fcaps_sets *sets)
+{
+	__u64 e, p, i;
+	__u32 tag;
+
+	if (len < 4)
+		return FCAPS_NOT_LEGACY;
+	tag = fcaps_le32(buf);
+	if (tag == FCAPS_V1_TAG) {
+		if (len != FCAPS_V1_SIZE)
+			return FCAPS_MALFORMED;
+		e = fcaps_le32(buf + 4);
+		p = fcaps_le32(buf + 8);
+		i = fcaps_le32(buf + 12);
+	} else if (tag == FCAPS_V3_TAG) {
+		if (len != FCAPS_V3_SIZE)
+			return FCAPS_MALFORMED;
+		e = fcaps_le32(buf + 4) | (__u64)fcaps_le32(buf + 16) << 32;
+		p = fcaps_le32(buf + 8) | (__u64)fcaps_le32(buf + 20) << 32;
+		i = fcaps_le32(buf + 12) | (__u64)fcaps_le32(buf + 24) << 32;
+	} else {
+		return FCAPS_NOT_LEGACY;
+	}
+	if ((e | p | i) & ~FCAPS_VALID_MASK)
+		return FCAPS_MALFORMED;
+	sets->effective = e;
+	sets->permitted = p;
+	sets->inheritable = i;
+	return FCAPS_WELL_FORMED;
+}
+
+static __always_inline void fcaps_put_le32(__u8 *p, __u32 v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+/*
+ * Encode @sets as a legacy value with @tag into @buf (FCAPS_MAX_SIZE bytes).
+ * Returns the value's size; v1 keeps only the low 32 bits of each set.
+ */
+static __always_inline __u32 fcaps_encode(const struct fcaps_sets *sets,
+					  __u32 tag, __u8 *buf)
+{
+	fcaps_put_le32(buf, tag);
+	fcaps_put_le32(buf + 4, (__u32)sets->effective);
+	fcaps_put_le32(buf + 8, (__u32)sets->permitted);
+	fcaps_put_le32(buf + 12, (__u32)sets->inheritable);
+	if (tag == FCAPS_V1_TAG)
+		return FCAPS_V1_SIZE;
+	fcaps_put_le32(buf + 16, (__u32)(sets->effective >> 32));
+	fcaps_put_le32(buf + 20, (__u32)(sets->permitted >> 32));
+	fcaps_put_le32(buf + 24, (__u32)(sets->inheritable >> 32));
+	return FCAPS_V3_SIZE;
+}
+
+#endif /* FCAPS_H */
