@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/xattr.h>
+#include "capfile.h"
+
+static const cap_flag_t flags[3] = { CAP_EFFECTIVE, CAP_PERMITTED, CAP_INHERITABLE };
+
+static __u64 *set_of(struct fcaps_sets *sets, int i)
+{
+	return i == 0 ? &sets->effective : i == 1 ? &sets->permitted : &sets->inheritable;
+}
+
+int fcaps_sets_from_text(const char *text, struct fcaps_sets *sets,
+			 char *err, size_t errlen)
+{
+	cap_t caps = cap_from_text(text);
+	cap_flag_value_t v;
+
+	if (!caps) {
+		snprintf(err, errlen, "'%s' is not capability text "
+			 "(e.g. 'cap_net_raw,cap_kill+ep cap_chown+i')", text);
+		return -1;
+	}
+	memset(sets, 0, sizeof(*sets));
+	for (int i = 0; i < 3; i++)
+		for (cap_value_t c = 0; c <= FCAPS_LAST_CAP; c++)
+			if (cap_get_flag(caps, c, flags[i], &v) == 0 && v == CAP_SET)
+				*set_of(sets, i) |= 1ULL << c;
+	cap_free(caps);
+	return 0;
+}
+
+char *fcaps_sets_to_text(const struct fcaps_sets *sets)
+{
+	cap_t caps = cap_init();
+	char *text, *out;
+
+	if (!caps)
+		return NULL;
+	for (int i = 0; i < 3; i++)
+		for (cap_value_t c = 0; c <= FCAPS_LAST_CAP; c++)
+			if (*set_of((struct fcaps_sets *)sets, i) & (1ULL << c))
+				cap_set_flag(caps, flags[i], 1, &c, CAP_SET);
+	text = cap_to_text(caps, NULL);
+	cap_free(caps);
+	if (!text)
+		return NULL;
+	out = strdup(text);
+	cap_free(text);
+	return out;
+}
+
+int fcaps_write_file(const char *path, const struct fcaps_sets *sets, __u32 tag)
+{
+	__u8 buf[FCAPS_MAX_SIZE];
+	__u32 len;
+
+	if (!tag)
+		tag = ((sets->effective | sets->permitted | sets->inheritable) >> 32) ?
+		      FCAPS_V3_TAG : FCAPS_V1_TAG;
+	len = fcaps_encode(sets, tag, buf);
+	return setxattr(path, FCAPS_XATTR_NAME, buf, len, 0) ? -errno : 0;
+}
+
+int fcaps_read_file(const char *path, __u8 *buf, __u32 *len)
+{
+	ssize_t n = getxattr(path, FCAPS_XATTR_NAME, NULL, 0);
+	__u8 *value;
+
+	if (n < 0)
+		return -errno;
+	value = malloc(n + 1);
+	if (!value)
+		return -ENOMEM;
+	n = getxattr(path, FCAPS_XATTR_NAME, value, n);
+	if (n < 0) {
+		int err = -errno;
+
+		free(value);
+		return err;
+	}
+	*len = n;
+	memset(buf, 0, FCAPS_MAX_SIZE);
+	memcpy(buf, value, (size_t)n < FCAPS_MAX_SIZE ? (size_t)n : FCAPS_MAX_SIZE);
+	free(value);
+	return 0;
+}

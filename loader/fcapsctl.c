@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fcapsctl: legacy file capabilities from the command line. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capfile.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+	const char *summary;
+};
+
+static const char *prog = "fcapsctl";
+
+static int usage_error(const struct command *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s %s: ", prog, cmd->name);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nusage: %s %s %s\n", prog, cmd->name, cmd->usage);
+	return 2;
+}
+
+static int cmd_setcap(int argc, char **argv);
+static int cmd_getcap(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "setcap", cmd_setcap, "PATH CAPTEXT [--format v1|v3]",
+	  "write a legacy security.capability value" },
+	{ "getcap", cmd_getcap, "[--json] PATH...",
+	  "print the legacy security.capability values of files" },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void print_usage(FILE *f)
+{
+	fprintf(f, "usage: %s COMMAND [ARGS]   (%s COMMAND --help for more)\n\n"
+		"Legacy (2006) file capabilities: write and read security.capability\n"
+		"values tagged v1 (0x19980330, caps 0-31) or v3 (0x20080522, caps 0-63).\n\n"
+		"commands:\n", prog, prog);
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-8s %-32s %s\n", commands[i].name, commands[i].usage,
+			commands[i].summary);
+}
+
+static int cmd_help(const struct command *cmd, const char *more)
+{
+	printf("usage: %s %s %s\n%s\n%s", prog, cmd->name, cmd->usage,
+	       cmd->summary, more);
+	return 0;
+}
+
+static int cmd_setcap(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const struct command *cmd = &commands[0];
+	struct fcaps_sets sets;
+	__u32 tag = 0;
+	char err[256];
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "v1"))
+				tag = FCAPS_V1_TAG;
+			else if (!strcmp(optarg, "v3"))
+				tag = FCAPS_V3_TAG;
+			else
+				return usage_error(cmd, "--format must be v1 or v3, not '%s'", optarg);
+			break;
+		case 'h':
+			return cmd_help(cmd,
+				"CAPTEXT is libcap text, e.g. 'cap_net_raw,cap_kill+ep cap_chown+i':\n"
+				"e, p and i fill the value's effective, permitted and inheritable\n"
+				"sets. Without --format, v1 is written when every capability is\n"
+				"below 32, else v3. Needs CAP_SETFCAP and a kernel that accepts\n"
+				"legacy values (the patched fcaps kernel).\n");
+		default:
+			return usage_error(cmd, "%s", "bad option");
+		}
+	}
+	if (argc - optind != 2)
+		return usage_error(cmd, "%s", "needs PATH and CAPTEXT");
+	if (fcaps_sets_from_text(argv[optind + 1], &sets, err, sizeof(err)))
+		return usage_error(cmd, "%s", err);
+	if (tag == FCAPS_V1_TAG &&
+	    ((sets.effective | sets.permitted | sets.inheritable) >> 32))
+		return usage_error(cmd, "%s", "v1 names capabilities 0-31 only; use --format v3");
+	rc = fcaps_write_file(argv[optind], &sets, tag);
+	if (rc) {
+		fprintf(stderr, "%s setcap: writing security.capability of %s: %s%s\n",
+			prog, argv[optind], strerror(-rc),
+			rc == -EINVAL ? " (does this kernel accept legacy values?)" : "");
+		return 1;
+	}
+	return 0;
+}
+
+static const char *form_name(enum fcaps_form form, __u32 tag)
+{
+	if (form == FCAPS_MALFORMED)
+		return "malformed";
+	return tag == FCAPS_V1_TAG ? "v1" : "v3";
+}
+
+static void print_hex(FILE *f, const __u8 *buf, __u32 len)
+{
+	for (__u32 i = 0; i < len && i < FCAPS_MAX_SIZE; i++)
+		fprintf(f, "%02x", buf[i]);
+	if (len > FCAPS_MAX_SIZE)
+		fprintf(f, "...");
+}
+
+static int getcap_one(const char *path, int json)
+{
+	__u8 buf[FCAPS_MAX_SIZE];
+	struct fcaps_sets sets = { 0 };
+	enum fcaps_form form;
+	char *text = NULL;
+	__u32 len = 0;
+	int rc = fcaps_read_file(path, buf, &len);
+
+	if (rc && rc != -ENODATA) {
+		fprintf(stderr, "%s getcap: reading security.capability of %s: %s\n",
+			prog, path, strerror(-rc));
+		return 1;
+	}
+	form = rc ? FCAPS_NOT_LEGACY : fcaps_decode(buf, len, &sets);
+	if (form == FCAPS_WELL_FORMED)
+		text = fcaps_sets_to_text(&sets);
+	if (json) {
+		printf("{\"path\":\"%s\",\"form\":\"%s\",\"size\":%u", path,
+		       rc ? "none" : form == FCAPS_NOT_LEGACY ? "not-legacy" :
+		       form_name(form, fcaps_le32(buf)), len);
+		if (!rc) {
+			printf(",\"value\":\"");
+			print_hex(stdout, buf, len);
+			printf("\"");
+		}
+		if (form == FCAPS_WELL_FORMED)
+			printf(",\"effective\":\"%#llx\",\"permitted\":\"%#llx\","
+			       "\"inheritable\":\"%#llx\",\"text\":\"%s\"",
+			       (unsigned long long)sets.effective,
+			       (unsigned long long)sets.permitted,
+			       (unsigned long long)sets.inheritable, text ? text : "");
+		printf("}\n");
+	} else if (rc) {
+		printf("%s: no security.capability\n", path);
+	} else if (form == FCAPS_NOT_LEGACY) {
+		printf("%s: not a legacy value (%u bytes): ", path, len);
+		print_hex(stdout, buf, len);
+		printf("\n");
+	} else if (form == FCAPS_MALFORMED) {
+		printf("%s: malformed legacy value (%u bytes): ", path, len);
+		print_hex(stdout, buf, len);
+		printf("\n");
+	} else {
+		printf("%s: %s %s\n", path, form_name(form, fcaps_le32(buf)),
+		       text ? text : "?");
+	}
+	free(text);
+	return 0;
+}
+
+static int cmd_getcap(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const struct command *cmd = &commands[1];
+	int c, json = 0, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = 1;
+			break;
+		case 'h':
+			return cmd_help(cmd,
+				"Prints each file's legacy value as capability text, or says that\n"
+				"it is malformed (with its bytes), not legacy, or absent.\n"
+				"--json prints one object per file.\n");
+		default:
+			return usage_error(cmd, "%s", "bad option");
+		}
+	}
+	if (optind == argc)
+		return usage_error(cmd, "%s", "needs at least one PATH");
+	for (int i = optind; i < argc; i++)
+		rc |= getcap_one(argv[i], json);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		if (!strcmp(argv[1], commands[i].name)) {
+			optind = 1;
+			return commands[i].run(argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
+	print_usage(stderr);
+	return 2;
+}

@@ -1,0 +1,655 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scenario table of the kernel patch (SEMANTICS.md sections 1-5), run in
+ * the guest on the patched kernel. Every expectation is written out by hand
+ * from SEMANTICS.md; nothing here computes what the kernel should do.
+ * Needs the test image (tests/lib/mkimage) as /dev/vda.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/xattr.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include "fcaps.h"
+#include "fcaps_values.h"
+#include "scenario.h"
+
+#define B(cap) (1ULL << (cap))
+#define RAW B(CAP_NET_RAW)
+#define BIND B(CAP_NET_BIND_SERVICE)
+#define KILL B(CAP_KILL)
+#define CHOWN B(CAP_CHOWN)
+#define SETUID B(CAP_SETUID)
+#define NICE B(CAP_SYS_NICE)
+#define BPF B(CAP_BPF)
+#define PERFMON B(CAP_PERFMON)
+#define LAST B(CAP_CHECKPOINT_RESTORE)		/* 40 */
+#define FULL ((2ULL << 40) - 1)			/* root's sets in the guest */
+#define U 1000
+
+#define FC "/tmp/fc/"
+#define FCN "/tmp/fcn/"				/* tmpfs mounted nosuid */
+#define IMG "/mnt/"				/* ext4 image made offline */
+
+/* Files the scenarios execute: copies of fcaps_probe or scripts. */
+struct fixture {
+	const char *path;
+	mode_t mode;
+	__u32 tag;				/* 0: no xattr */
+	__u64 e, p, i;
+	const char *interp;			/* a script running this */
+};
+
+static const struct fixture fixtures[] = {
+	{ FC "plain", 0755 },
+	{ FC "v1_raw_ep", 0755, FCAPS_V1_TAG, RAW, RAW, 0 },
+	{ FC "v1_sub", 0755, FCAPS_V1_TAG, RAW, RAW | BIND, 0 },
+	{ FC "v1_inh", 0755, FCAPS_V1_TAG, RAW | KILL, RAW, CHOWN | KILL },
+	{ FC "v1_empty", 0755, FCAPS_V1_TAG, 0, 0, 0 },
+	{ FC "v3_high", 0755, FCAPS_V3_TAG, BPF, BPF | PERFMON | RAW, LAST },
+	{ FC "suid_v1", 04755, FCAPS_V1_TAG, RAW, RAW, 0 },
+	{ FC "suid_plain", 04755 },
+	{ FC "v1_kill", 0755, FCAPS_V1_TAG, KILL, KILL, 0 },
+	{ FC "v1_super", 0755, FCAPS_V1_TAG, RAW | BIND, RAW | BIND, 0 },
+	{ FC "v1_nice", 0755, FCAPS_V1_TAG, NICE, NICE, 0 },
+	{ FC "interp_v1", 0755, FCAPS_V1_TAG, RAW, RAW, 0 },
+	{ FC "script_capinterp", 0755, 0, 0, 0, 0, FC "interp_v1" },
+	{ FC "script_capped", 0755, FCAPS_V1_TAG, RAW, RAW, 0, FC "plain" },
+	{ FCN "v1_raw_ep", 0755, FCAPS_V1_TAG, RAW, RAW, 0 },
+};
+
+/* Switch settings a row needs; zero-initialised means the defaults. */
+struct switches {
+	unsigned int exec_off:1, kill_off:1, nosuid_ignore:1;
+};
+
+static void apply(struct switches s)
+{
+	reset_switches();
+	if ((s.exec_off && set_switch("exec", 0)) ||
+	    (s.kill_off && set_switch("kill", 0)) ||
+	    (s.nosuid_ignore && set_switch("nosuid_ignore", 1))) {
+		fprintf(stderr, "scenarios: cannot set switches\n");
+		exit(1);
+	}
+}
+
+/* ---- exec ---- */
+
+struct exec_row {
+	const char *name;
+	const char *file;
+	struct creds c;
+	struct switches sw;
+	int want_errno;
+	uid_t want_euid;
+	__u64 e, p, i, a;
+	int secure;
+};
+
+static const struct exec_row exec_rows[] = {
+	{ "no xattr, uid 0: 6.1 root", FC "plain", { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0 },
+	{ "no xattr, uid 1000: 6.1 user", FC "plain", { U }, {}, 0, U, 0, 0, 0, 0, 0 },
+	{ "v1 fE = fP, uid 1000", FC "v1_raw_ep", { U }, {}, 0, U, RAW, RAW, 0, 0, 1 },
+	{ "v1 fE strict subset of fP, uid 1000", FC "v1_sub", { U }, {}, 0, U,
+	  RAW, RAW | BIND, 0, 0, 1 },
+	{ "v1 fI, empty pI, uid 1000", FC "v1_inh", { U }, {}, 0, U, RAW, RAW, 0, 0, 1 },
+	{ "v1 fI meets pI, uid 1000", FC "v1_inh", { U, KILL | SETUID }, {}, 0, U,
+	  RAW | KILL, RAW | KILL, KILL | SETUID, 0, 1 },
+	{ "v3 caps 32-40 granted, uid 1000", FC "v3_high", { U }, {}, 0, U,
+	  BPF, BPF | PERFMON | RAW, 0, 0, 1 },
+	{ "v3 fI cap 40 meets pI, uid 1000", FC "v3_high", { U, LAST }, {}, 0, U,
+	  BPF, BPF | PERFMON | RAW | LAST, LAST, 0, 1 },
+	{ "uid 0, v1 narrower than root", FC "v1_raw_ep", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0 },
+	{ "uid 0, v1 with empty sets: nothing", FC "v1_empty", { 0 }, {}, 0, 0, 0, 0, 0, 0, 0 },
+	{ "uid 1000, v1 with empty sets", FC "v1_empty", { U }, {}, 0, U, 0, 0, 0, 0, 0 },
+	{ "setuid-root file with v1, uid 1000", FC "suid_v1", { U }, {}, 0, 0,
+	  RAW, RAW, 0, 0, 1 },
+	{ "setuid-root file, no xattr, uid 1000 (6.1)", FC "suid_plain", { U }, {}, 0, 0,
+	  FULL, FULL, 0, 0, 1 },
+	{ "v1 clears the ambient set", FC "v1_raw_ep", { U, 0, BIND }, {}, 0, U,
+	  RAW, RAW, BIND, 0, 1 },
+	{ "no xattr keeps the ambient set (6.1)", FC "plain", { U, 0, BIND }, {}, 0, U,
+	  BIND, BIND, BIND, BIND, 0 },
+	{ "no_new_privs: pP' limited to pP", FC "v1_raw_ep", { U, .nnp = 1 }, {}, 0, U,
+	  0, 0, 0, 0, 1 },
+	{ "ptraced by uid 1000: pP' limited to pP", FC "v1_raw_ep", { U, .traced = 1 }, {},
+	  0, U, 0, 0, 0, 0, 1 },
+	{ "nosuid mount: v1 ignored, uid 1000", FCN "v1_raw_ep", { U }, {}, 0, U,
+	  0, 0, 0, 0, 0 },
+	{ "nosuid mount: v1 ignored, uid 0", FCN "v1_raw_ep", { 0 }, {}, 0, 0,
+	  FULL, FULL, 0, 0, 0 },
+	{ "nosuid mount, nosuid_ignore=1: v1 honoured", FCN "v1_raw_ep", { U },
+	  { .nosuid_ignore = 1 }, 0, U, RAW, RAW, 0, 0, 1 },
+	{ "exec=0: v1 ignored, uid 1000", FC "v1_raw_ep", { U }, { .exec_off = 1 }, 0, U,
+	  0, 0, 0, 0, 0 },
+	{ "exec=0: v1 ignored, uid 0", FC "v1_raw_ep", { 0 }, { .exec_off = 1 }, 0, 0,
+	  FULL, FULL, 0, 0, 0 },
+	{ "script: capped interpreter applies", FC "script_capinterp", { U }, {}, 0, U,
+	  RAW, RAW, 0, 0, 1 },
+	{ "script: capped script, plain interpreter", FC "script_capped", { U }, {}, 0, U,
+	  0, 0, 0, 0, 0 },
+	{ "ext4, v1 written offline, uid 1000", IMG "good_v1", { U }, {}, 0, U,
+	  RAW, RAW, 0, 0, 1 },
+	{ "ext4, v3 written offline, uid 1000", IMG "good_v3", { U }, {}, 0, U,
+	  BPF, BPF, 0, 0, 1 },
+	{ "exec=0: malformed value ignored", IMG "m_v1_size15", { U }, { .exec_off = 1 }, 0, U,
+	  0, 0, 0, 0, 0 },
+	{ "exec=0: v3 value (28 bytes) ignored", IMG "good_v3", { U }, { .exec_off = 1 }, 0, U,
+	  0, 0, 0, 0, 0 },
+	{ "exec=0: 29-byte malformed v3 ignored", IMG "m_v3_size29", { U }, { .exec_off = 1 },
+	  0, U, 0, 0, 0, 0, 0 },
+};
+
+static void run_exec(const struct exec_row *r)
+{
+	char *argv[] = { (char *)r->file, "status", NULL };
+	const char *line;
+	int fd, ok;
+	pid_t pid;
+
+	apply(r->sw);
+	pid = spawn(&r->c, argv, &fd);
+	line = read_output(fd, 1);
+	close(fd);
+	reap(pid);
+	if (r->want_errno)
+		ok = field(line, "exec_errno") == (unsigned long long)r->want_errno;
+	else
+		ok = !has_field(line, "exec_errno") &&
+		     field(line, "euid") == r->want_euid &&
+		     field(line, "Eff") == r->e && field(line, "Prm") == r->p &&
+		     field(line, "Inh") == r->i && field(line, "Amb") == r->a &&
+		     field(line, "secure") == (unsigned long long)r->secure;
+	check(ok, "exec: %s", r->name);
+	if (!ok) {
+		if (r->want_errno)
+			printf("  want exec_errno=%d\n", r->want_errno);
+		else
+			printf("  want euid=%u Eff=%#llx Prm=%#llx Inh=%#llx Amb=%#llx secure=%d\n",
+			       r->want_euid, (unsigned long long)r->e,
+			       (unsigned long long)r->p, (unsigned long long)r->i,
+			       (unsigned long long)r->a, r->secure);
+		printf("  got  %s\n", line);
+	}
+}
+
+/* Every malformed value on the image fails the exec with EPERM, for root
+ * and for uid 1000 alike. */
+static void run_malformed_execs(void)
+{
+	for (size_t n = 0; n < FCAPS_TEST_NVALUES; n++) {
+		const struct fcaps_test_value *v = &fcaps_test_values[n];
+		char path[64], name[96];
+
+		if (strncmp(v->name, "m_", 2))
+			continue;
+		snprintf(path, sizeof(path), IMG "%s", v->name);
+		for (uid_t uid = 0; uid <= U; uid += U) {
+			struct exec_row r = { name, path, { uid }, {}, EPERM };
+
+			snprintf(name, sizeof(name), "ext4 %s, uid %u: EPERM", v->name, uid);
+			run_exec(&r);
+		}
+	}
+}
+
+/* ---- signals and scheduling ---- */
+
+struct pair_row {
+	const char *name;
+	const char *target;		/* runs "pause" */
+	uid_t tuid;
+	const char *sender;
+	uid_t suid;
+	const char *op;			/* NULL: kill with sig; else sched op */
+	int sig;
+	struct switches sw;
+	int want_errno;
+};
+
+static const struct pair_row pair_rows[] = {
+	{ "uid 1000, empty pP, to capped uid 1000: EPERM", FC "v1_raw_ep", U,
+	  FC "plain", U, NULL, SIGTERM, {}, EPERM },
+	{ "uid 1000 sender with a superset: allowed", FC "v1_raw_ep", U,
+	  FC "v1_super", U, NULL, SIGTERM, {}, 0 },
+	{ "uid 1000 sender with CAP_KILL: allowed", FC "v1_raw_ep", U,
+	  FC "v1_kill", U, NULL, SIGTERM, {}, 0 },
+	{ "uid 1000 to uncapped uid 1000: allowed", FC "plain", U,
+	  FC "plain", U, NULL, SIGTERM, {}, 0 },
+	{ "root to capped uid 1000: allowed", FC "v1_raw_ep", U,
+	  FC "plain", 0, NULL, SIGTERM, {}, 0 },
+	{ "root to capped root: allowed", FC "v1_raw_ep", 0,
+	  FC "plain", 0, NULL, SIGTERM, {}, 0 },
+	{ "kill=0: uid 1000 to capped uid 1000 allowed", FC "v1_raw_ep", U,
+	  FC "plain", U, NULL, SIGTERM, { .kill_off = 1 }, 0 },
+	{ "SIGCONT in the session to capped uid 1000: EPERM", FC "v1_raw_ep", U,
+	  FC "plain", U, NULL, SIGCONT, {}, EPERM },
+	{ "SIGCONT in the session to capped root: EPERM", FC "v1_raw_ep", 0,
+	  FC "plain", U, NULL, SIGCONT, {}, EPERM },
+	{ "SIGCONT in the session to capped root, kill=0: allowed", FC "v1_raw_ep", 0,
+	  FC "plain", U, NULL, SIGCONT, { .kill_off = 1 }, 0 },
+	{ "SIGTERM to uncapped root: EPERM by the uid check", FC "plain", 0,
+	  FC "plain", U, NULL, SIGTERM, { .kill_off = 1 }, EPERM },
+	{ "setpriority on capped uid 1000: EPERM", FC "v1_raw_ep", U,
+	  FC "plain", U, "nice", 0, {}, EPERM },
+	{ "sched_setscheduler on capped uid 1000: EPERM", FC "v1_raw_ep", U,
+	  FC "plain", U, "sched", 0, {}, EPERM },
+	{ "ioprio_set on capped uid 1000: EPERM", FC "v1_raw_ep", U,
+	  FC "plain", U, "ioprio", 0, {}, EPERM },
+	{ "setpriority with CAP_SYS_NICE: allowed", FC "v1_raw_ep", U,
+	  FC "v1_nice", U, "nice", 0, {}, 0 },
+	{ "setpriority from a superset: allowed", FC "v1_raw_ep", U,
+	  FC "v1_super", U, "nice", 0, {}, 0 },
+	{ "setpriority on uncapped uid 1000: allowed", FC "plain", U,
+	  FC "plain", U, "nice", 0, {}, 0 },
+};
+
+static void run_pair(const struct pair_row *r, pid_t *sender_pid, pid_t *target_pid)
+{
+	char tpid[16], arg[16];
+	char *targv[] = { (char *)r->target, "pause", NULL };
+	char *sargv[] = { (char *)r->sender, r->op ? "sched" : "kill", tpid, arg, NULL };
+	struct creds tc = { r->tuid }, sc = { r->suid };
+	const char *line;
+	int tfd, sfd, ok;
+	pid_t tp, sp;
+
+	apply(r->sw);
+	tp = spawn(&tc, targv, &tfd);
+	line = read_output(tfd, 0);		/* the target has exec'd */
+	snprintf(tpid, sizeof(tpid), "%d", tp);
+	if (r->op)
+		snprintf(arg, sizeof(arg), "%s", r->op);
+	else
+		snprintf(arg, sizeof(arg), "%d", r->sig);
+	sp = spawn(&sc, sargv, &sfd);
+	line = read_output(sfd, 1);
+	close(sfd);
+	waitpid(sp, NULL, 0);
+	if (target_pid) {
+		*target_pid = tp;
+		*sender_pid = sp;
+	}
+	reap(tp);
+	close(tfd);
+	ok = has_field(line, r->op ? "sched" : "kill") &&
+	     field(line, r->op ? "sched" : "kill") == (r->want_errno ? ~0ULL : 0) &&
+	     (!r->want_errno || field(line, "errno") == (unsigned long long)r->want_errno);
+	check(ok, "%s: %s", r->op ? "sched" : "signal", r->name);
+	if (!ok)
+		printf("  want %s, got: %s\n", r->want_errno ? "EPERM" : "success", line);
+}
+
+/* A capped process still gets SIGCHLD from a child that dropped every cap
+ * (kernel-originated), while that child's own kill() is refused. */
+static void run_sigchld(int kill_off)
+{
+	char *argv[] = { FC "v1_raw_ep", "sigchld", NULL };
+	struct creds c = { U };
+	const char *line;
+	int fd, ok;
+	pid_t pid;
+
+	apply((struct switches){ .kill_off = kill_off });
+	pid = spawn(&c, argv, &fd);
+	line = read_output(fd, 1);
+	close(fd);
+	reap(pid);
+	ok = field(line, "sigchld") == 1 &&
+	     field(line, "child_kill_errno") == (kill_off ? 0 : EPERM);
+	check(ok, "signal: kernel SIGCHLD reaches a capped parent; the child's "
+	      "kill() %s", kill_off ? "passes with kill=0" : "gets EPERM");
+	if (!ok)
+		printf("  got: %s\n", line);
+}
+
+/* The 2006 regression: xinit (uid 1000, no caps) cannot stop the X server
+ * it started when the server gained caps by exec. */
+static void run_xinit(int kill_off)
+{
+	char *argv[] = { FC "plain", "xinit", FC "v1_raw_ep", NULL };
+	struct creds c = { U };
+	const char *out;
+	int fd, ok;
+	pid_t pid;
+
+	apply((struct switches){ .kill_off = kill_off });
+	pid = spawn(&c, argv, &fd);
+	out = read_output(fd, 1);
+	close(fd);
+	waitpid(pid, NULL, 0);
+	if (has_field(out, "child") && field(out, "child_alive") == 1)
+		reap((pid_t)field(out, "child"));
+	if (kill_off)
+		ok = field(out, "kill") == 0 && field(out, "child_alive") == 0 &&
+		     field(out, "child_signal") == SIGTERM;
+	else
+		ok = field(out, "kill") == ~0ULL && field(out, "errno") == EPERM &&
+		     field(out, "child_alive") == 1;
+	check(ok, "signal: xinit %s its capped X server%s",
+	      kill_off ? "terminates" : "cannot terminate", kill_off ? " with kill=0" : "");
+	if (!ok)
+		printf("  got: %s\n", out);
+}
+
+/* ---- writing and reading values ---- */
+
+static int setxattr_as(uid_t uid, const char *path, const void *v, size_t len)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (uid && setresuid(uid, uid, uid))
+			_exit(126);
+		_exit(setxattr(path, FCAPS_XATTR_NAME, v, len, 0) ? errno : 0);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void run_xattrs(void)
+{
+	for (size_t n = 0; n < FCAPS_TEST_NVALUES; n++) {
+		const struct fcaps_test_value *v = &fcaps_test_values[n];
+		int good = strncmp(v->name, "m_", 2) != 0;
+		char path[64], img[64];
+		__u8 got[64];
+		ssize_t len;
+		int rc;
+
+		/* getxattr returns what debugfs wrote, malformed or not */
+		snprintf(img, sizeof(img), IMG "%s", v->name);
+		len = getxattr(img, FCAPS_XATTR_NAME, got, sizeof(got));
+		check(len == (ssize_t)v->len && !memcmp(got, v->bytes, v->len),
+		      "getxattr: %s reads back raw (%zd of %u bytes)", v->name, len, v->len);
+
+		snprintf(path, sizeof(path), FC "x_%s", v->name);
+		close(open(path, O_CREAT | O_WRONLY, 0755));
+		if (chown(path, U, U))
+			perror(path);
+		rc = setxattr_as(0, path, v->bytes, v->len);
+		check(rc == (good ? 0 : EINVAL), "setxattr: uid 0 writes %s: %s (got %s)",
+		      v->name, good ? "ok" : "EINVAL", rc ? strerror(rc) : "ok");
+		if (good) {
+			len = getxattr(path, FCAPS_XATTR_NAME, got, sizeof(got));
+			check(len == (ssize_t)v->len && !memcmp(got, v->bytes, v->len),
+			      "getxattr: %s written on tmpfs reads back unchanged", v->name);
+			rc = setxattr_as(U, path, v->bytes, v->len);
+			check(rc == EPERM, "setxattr: uid 1000 writes %s on its own file: "
+			      "EPERM (got %s)", v->name, rc ? strerror(rc) : "ok");
+		}
+	}
+}
+
+/* ---- the switches themselves ---- */
+
+static int read_switch(const char *name)
+{
+	char path[128], buf[16] = "";
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/fcaps/%s", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf) - 1) < 0)
+		buf[0] = 0;
+	if (fd >= 0)
+		close(fd);
+	return buf[0] ? atoi(buf) : -1;
+}
+
+static int write_switch_as(uid_t uid, int drop_sys_admin, const char *name, int v)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (drop_sys_admin) {
+			struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+			struct __user_cap_data_struct d[2];
+
+			if (syscall(SYS_capget, &h, d))
+				_exit(126);
+			d[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+			if (syscall(SYS_capset, &h, d))
+				_exit(126);
+		}
+		if (uid && setresuid(uid, uid, uid))
+			_exit(126);
+		_exit(-set_switch(name, v));
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void run_switch_checks(void)
+{
+	static const char *names[] = { "exec", "kill", "nosuid_ignore" };
+	int rc;
+
+	reset_switches();
+	for (int n = 0; n < 3; n++) {
+		rc = write_switch_as(U, 0, names[n], n == 2);
+		check(rc == EACCES, "sysctl: uid 1000 cannot write kernel.fcaps.%s (%s)",
+		      names[n], rc ? strerror(rc) : "ok");
+		rc = write_switch_as(0, 1, names[n], n == 2 ? 1 : 0);
+		check(rc == EPERM && read_switch(names[n]) == (n == 2 ? 0 : 1),
+		      "sysctl: root without CAP_SYS_ADMIN cannot write kernel.fcaps.%s (%s)",
+		      names[n], rc ? strerror(rc) : "ok");
+		rc = write_switch_as(0, 0, names[n], 2);
+		check(rc == EINVAL, "sysctl: kernel.fcaps.%s refuses 2 (%s)", names[n],
+		      rc ? strerror(rc) : "ok");
+		rc = write_switch_as(0, 0, names[n], n == 2 ? 1 : 0);
+		check(rc == 0 && read_switch(names[n]) == (n == 2 ? 1 : 0),
+		      "sysctl: root flips kernel.fcaps.%s", names[n]);
+	}
+	reset_switches();
+}
+
+/* ---- tracepoints ---- */
+
+#define TRACING "/sys/kernel/tracing/"
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static char *trace_line(const char *trace, const char *event, pid_t pid)
+{
+	static char line[512];
+	char key[64];
+	const char *s, *e;
+
+	snprintf(key, sizeof(key), "%s: pid=%d ", event, pid);
+	s = strstr(trace, key);
+	if (!s)
+		return NULL;
+	e = strchr(s, '\n');
+	snprintf(line, sizeof(line), "%.*s", e ? (int)(e - s) : (int)strlen(s), s);
+	return line;
+}
+
+static void run_trace(void)
+{
+	static char trace[1 << 16];
+	char *argv[] = { FC "v1_sub", "status", NULL }, want[128], *l;
+	const struct pair_row kill_row = { "traced kill", FC "v1_raw_ep", U,
+					   FC "plain", U, NULL, SIGTERM, {}, EPERM };
+	struct creds c = { U };
+	pid_t pid, sp = 0, tp = 0;
+	struct stat st;
+	ssize_t n;
+	int fd, ok;
+
+	reset_switches();
+	if (write_file(TRACING "events/fcaps/enable", "1") ||
+	    write_file(TRACING "trace", "")) {
+		check(0, "trace: enabling events/fcaps in tracefs");
+		return;
+	}
+	pid = spawn(&c, argv, &fd);
+	read_output(fd, 1);
+	close(fd);
+	reap(pid);
+	run_pair(&kill_row, &sp, &tp);
+	write_file(TRACING "events/fcaps/enable", "0");
+	fd = open(TRACING "trace", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, trace, sizeof(trace) - 1);
+	trace[n > 0 ? n : 0] = 0;
+	if (fd >= 0)
+		close(fd);
+
+	stat(FC "v1_sub", &st);
+	snprintf(want, sizeof(want), "dev=%u:%u ino=%lu ", major(st.st_dev),
+		 minor(st.st_dev), (unsigned long)st.st_ino);
+	l = trace_line(trace, "fcaps_exec", pid);
+	ok = l && strstr(l, want) && field(l, "tag") == FCAPS_V1_TAG &&
+	     field(l, "fE") == RAW && field(l, "fP") == (RAW | BIND) &&
+	     field(l, "fI") == 0 && field(l, "legacy") == 1 &&
+	     field(l, "pE") == RAW && field(l, "pP") == (RAW | BIND) &&
+	     field(l, "pI") == 0 && field(l, "secureexec") == 1 && field(l, "ret") == 0;
+	check(ok, "trace: fcaps_exec of v1_sub by uid 1000, field by field");
+	if (!ok)
+		printf("  want %s tag=0x19980330 fE=0x2000 fP=0x2400 legacy=1 pE=0x2000 "
+		       "pP=0x2400 secureexec=1 ret=0\n  got  %s\n", want, l ? l : "(none)");
+
+	l = trace_line(trace, "fcaps_kill", sp);
+	ok = l && field(l, "target") == (unsigned long long)tp &&
+	     field(l, "sig") == SIGTERM && field(l, "pP") == 0 &&
+	     field(l, "target_pP") == RAW && field(l, "cred") == 0 &&
+	     field(l, "ret") == (unsigned long long)-EPERM;
+	check(ok, "trace: fcaps_kill of a denied SIGTERM, field by field");
+	if (!ok)
+		printf("  want target=%d sig=15 pP=0 target_pP=0x2000 cred=0 ret=-1\n"
+		       "  got  %s\n", tp, l ? l : "(none)");
+}
+
+/* ---- setup ---- */
+
+static int copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	int in = open(from, O_RDONLY), out, ok = 1;
+	ssize_t n;
+
+	out = open(to, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+	if (in < 0 || out < 0)
+		return -1;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		ok &= write(out, buf, n) == n;
+	close(in);
+	return close(out) == 0 && ok && n == 0 ? 0 : -1;
+}
+
+static void setup(void)
+{
+	mkdir("/tmp/fc", 0755);
+	mkdir("/tmp/fcn", 0755);
+	if (mount("tmpfs", "/tmp/fcn", "tmpfs", MS_NOSUID, "mode=0755") ||
+	    (mount("/dev/vda", "/mnt", "ext4", 0, NULL) && errno != EBUSY)) {
+		perror("scenarios: mounting /tmp/fcn and the test image on /mnt");
+		exit(1);
+	}
+	for (size_t n = 0; n < sizeof(fixtures) / sizeof(fixtures[0]); n++) {
+		const struct fixture *f = &fixtures[n];
+		struct fcaps_sets sets = { f->e, f->p, f->i };
+		__u8 buf[FCAPS_MAX_SIZE];
+		char script[128];
+		int rc;
+
+		if (f->interp) {
+			int fd = open(f->path, O_CREAT | O_WRONLY | O_TRUNC, 0755);
+
+			snprintf(script, sizeof(script), "#!%s status\n", f->interp);
+			rc = fd < 0 || write(fd, script, strlen(script)) < 0;
+			if (fd >= 0)
+				close(fd);
+		} else {
+			rc = copy_file(PROBE, f->path);
+		}
+		rc = rc || chmod(f->path, f->mode);
+		if (!rc && f->tag)
+			rc = setxattr(f->path, FCAPS_XATTR_NAME, buf,
+				      fcaps_encode(&sets, f->tag, buf), 0);
+		if (rc) {
+			perror(f->path);
+			exit(1);
+		}
+	}
+}
+
+/* ---- the stock kernel ---- */
+
+static int run_stock(void)
+{
+	const struct fcaps_test_value *v1 = &fcaps_test_values[0];
+	const struct exec_row rows[] = {
+		{ "stock: v1 on ext4 fails the exec with EINVAL", IMG "good_v1", { U },
+		  {}, EINVAL },
+		{ "stock: v3 on ext4 fails the exec with ERANGE", IMG "good_v3", { U },
+		  {}, ERANGE },
+		{ "stock: no xattr, uid 1000", FC "plain", { U }, {}, 0, U, 0, 0, 0, 0, 0 },
+	};
+	__u8 got[64];
+	int rc;
+
+	mkdir("/tmp/fc", 0755);
+	if (mount("/dev/vda", "/mnt", "ext4", 0, NULL) && errno != EBUSY) {
+		perror("scenarios: mounting the test image on /mnt");
+		return 1;
+	}
+	if (copy_file(PROBE, FC "plain") || copy_file(PROBE, FC "x")) {
+		perror("scenarios: copying the probe");
+		return 1;
+	}
+	rc = setxattr_as(0, FC "x", v1->bytes, v1->len);
+	check(rc == EINVAL, "stock: setxattr of a well-formed v1 value: EINVAL (%s)",
+	      rc ? strerror(rc) : "ok");
+	rc = getxattr(IMG "good_v1", FCAPS_XATTR_NAME, got, sizeof(got)) < 0 ? errno : 0;
+	check(rc == EINVAL, "stock: getxattr of a v1 value written offline: EINVAL (%s)",
+	      rc ? strerror(rc) : "ok");
+	check(access("/proc/sys/kernel/fcaps", F_OK) != 0, "stock: no kernel.fcaps sysctls");
+	for (size_t n = 0; n < sizeof(rows) / sizeof(rows[0]); n++)
+		run_exec(&rows[n]);
+	return finish();
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc > 1 && !strcmp(argv[1], "--stock"))
+		return run_stock();
+	setup();
+	for (size_t n = 0; n < sizeof(exec_rows) / sizeof(exec_rows[0]); n++)
+		run_exec(&exec_rows[n]);
+	run_malformed_execs();
+	for (size_t n = 0; n < sizeof(pair_rows) / sizeof(pair_rows[0]); n++)
+		run_pair(&pair_rows[n], NULL, NULL);
+	run_sigchld(0);
+	run_sigchld(1);
+	run_xinit(0);
+	run_xinit(1);
+	run_xattrs();
+	run_switch_checks();
+	run_trace();
+	reset_switches();
+	return finish();
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Helpers for the guest scenario tests: run a program under chosen
+ * credentials and read what fcaps_probe reports. */
+#ifndef FCAPS_SCENARIO_H
+#define FCAPS_SCENARIO_H
+
+#include <linux/types.h>
+#include <sys/types.h>
+
+#define PROBE "/usr/local/bin/fcaps_probe"
+
+/* Credentials of the process that will exec. */
+struct creds {
+	uid_t uid;
+	__u64 pi;		/* inheritable set */
+	__u64 pa;		/* ambient set (also made permitted and inheritable) */
+	unsigned int nnp:1;	/* no_new_privs */
+	unsigned int traced:1;	/* ptraced by a uid-1000 tracer without caps */
+};
+
+/* Fork, take @c, exec @argv[0] with stdout (and exec errors, as
+ * "exec_errno=N") on a pipe whose read end is returned in @out. */
+pid_t spawn(const struct creds *c, char *const argv[], int *out);
+/* Read one line (without newline) or, with @all, everything until EOF. */
+char *read_output(int fd, int all);
+/* The value of "key=..." in @line as a number; -1 (all ones) if absent. */
+unsigned long long field(const char *line, const char *key);
+int has_field(const char *line, const char *key);
+void reap(pid_t pid);
+
+int set_switch(const char *name, int value);
+void reset_switches(void);
+
+void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int finish(void);
+
+#endif

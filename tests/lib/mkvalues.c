@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mkvalues DIR: write each test value of fcaps_values.h to DIR/NAME. */
+#include <stdio.h>
+#include "fcaps_values.h"
+
+int main(int argc, char **argv)
+{
+	char path[4096];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: mkvalues DIR\n");
+		return 2;
+	}
+	for (size_t i = 0; i < FCAPS_TEST_NVALUES; i++) {
+		const struct fcaps_test_value *v = &fcaps_test_values[i];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/%s", argv[1], v->name);
+		f = fopen(path, "wb");
+		if (!f || fwrite(v->bytes, 1, v->len, f) != v->len || fclose(f)) {
+			perror(path);
+			return 1;
+		}
+		printf("%s\n", v->name);
+	}
+	return 0;
+}
