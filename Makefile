@@ -32,7 +32,7 @@ vpath %.bpf.c bpf tests/guest
 GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_scenarios fcapsctl
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh)
-HOST_TESTS := $(BUILD)/tests/test_fcaps
+HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
 TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
 
 .PHONY: all deps kernels shell test help clean run check-series
@@ -72,9 +72,14 @@ $(BUILD)/vmlinux.h: $(KSTAMP_PATCHED)
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file $(FCAPS_CACHE)/build-patched/vmlinux format c > $@
 
-$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h bpf/fcaps.h | deps
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h bpf/fcaps.h bpf/fcaps.bpf.h | deps
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# One .bpf.c per concern, linked into one object and one skeleton.
+FCAPS_BPF := exec signal policy kernel
+$(BUILD)/bpf/fcaps.bpf.o: $(FCAPS_BPF:%=$(BUILD)/bpf/%.bpf.o)
+	$(BPFTOOL) gen object $@ $^
 
 $(BUILD)/%.skel.h: $(BUILD)/bpf/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@
@@ -87,14 +92,20 @@ $(BUILD)/tests/%: tests/unit/%.c bpf/fcaps.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@
 
+$(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policy.c loader/capfile.c \
+		$(wildcard loader/*.h) bpf/fcaps.h | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -lcap
+
 $(BUILD)/tests/mkvalues: tests/lib/mkvalues.c tests/lib/fcaps_values.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@
 
-$(BUILD)/guest-bin/fcapsctl: loader/fcapsctl.c loader/capfile.c loader/capfile.h \
-		bpf/fcaps.h | deps
+FCAPSCTL_SRCS := $(wildcard loader/*.c)
+$(BUILD)/guest-bin/fcapsctl: $(FCAPSCTL_SRCS) $(wildcard loader/*.h) bpf/fcaps.h \
+		$(BUILD)/fcaps.skel.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) loader/fcapsctl.c loader/capfile.c -o $@ -static -lcap
+	$(CC) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap
 
 $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c
 	@mkdir -p $(@D)
@@ -104,7 +115,8 @@ $(BUILD)/guest-bin/fcaps_scenarios: tests/guest/fcaps_scenarios.c \
 		tests/guest/scenario.c tests/guest/scenario.h \
 		tests/lib/fcaps_values.h bpf/fcaps.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static tests/guest/fcaps_scenarios.c tests/guest/scenario.c -o $@
+	$(CC) $(CFLAGS) tests/guest/fcaps_scenarios.c tests/guest/scenario.c -o $@ \
+		$(STATIC_LIBS)
 
 # Legacy values written raw and offline, malformed ones included.
 $(BUILD)/test/fcaps.ext4: tests/lib/mkimage $(BUILD)/guest-bin/fcaps_probe \

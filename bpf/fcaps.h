@@ -51,6 +51,81 @@ enum fcaps_form {
 	FCAPS_MALFORMED = 2,	/* legacy tag, wrong size or bits > LAST_CAP */
 };
 
+/* ---- BPF maps, pinned by name under FCAPS_PIN_DIR ---- */
+
+#define FCAPS_PIN_DIR		"/sys/fs/bpf/fcaps"
+#define FCAPS_MAX_DECISIONS	65536
+#define FCAPS_MAX_POLICY	16384
+
+/* policy: a file, as the kernel names it (s_dev encoding, not st_dev) */
+struct fcaps_file_key {
+	__u32 dev;
+	__u32 pad;
+	__u64 ino;
+};
+
+/* policy: the file's security.capability value, kept raw */
+struct fcaps_policy_value {
+	__u32 len;			/* full size; > FCAPS_MAX_SIZE is malformed */
+	__u8 value[FCAPS_MAX_SIZE];
+};
+
+enum fcaps_mode {
+	FCAPS_MODE_SHADOW = 0,		/* record decisions, allow everything */
+	FCAPS_MODE_ENFORCE = 1,		/* return the decisions */
+};
+
+/* config[0]: the mode and SEMANTICS section 5's switches */
+struct fcaps_config {
+	__u32 mode;
+	__u32 exec;
+	__u32 kill;
+	__u32 nosuid_ignore;
+};
+
+enum fcaps_hook {
+	FCAPS_HOOK_EXEC,
+	FCAPS_HOOK_KILL,
+	FCAPS_HOOK_SETSCHEDULER,
+	FCAPS_HOOK_SETNICE,
+	FCAPS_HOOK_SETIOPRIO,
+	FCAPS_HOOK_XATTR,		/* policy updates from setxattr/removexattr */
+	FCAPS_NHOOKS,
+};
+
+/* counters[hook] */
+struct fcaps_counters {
+	__u64 seen;
+	__u64 allowed;
+	__u64 denied;
+	__u64 errors;			/* e.g. a full decision map */
+};
+
+/*
+ * decisions[seq] (BPF) and kdecisions[seq] (the kernel's, from its
+ * tracepoints): one record per event, the same seq in both.
+ */
+struct fcaps_decision {
+	__u64 seq;
+	__u32 hook;			/* enum fcaps_hook */
+	__u32 pid;			/* the exec'ing task, or the sender */
+	__u32 target;			/* signal or scheduling target */
+	__s32 sig;
+	__s32 ret;			/* 0 or -errno: the decision */
+	__u32 form;			/* exec: enum fcaps_form of the value */
+	__u32 legacy;			/* exec: the legacy rules decided */
+	__u32 nosuid;			/* exec: mount may not grant privilege */
+	__u32 dev;			/* exec: the final binary (s_dev, ino) */
+	__u64 ino;
+	__u32 tag;
+	__u32 uid;			/* exec: the new real and effective uid */
+	__u32 euid;
+	__u32 secureexec;		/* exec: AT_SECURE */
+	__u64 fe, fp, fi;		/* exec: the file's sets */
+	__u64 pe, pp, pi, pa;		/* exec: new sets; others: sender's */
+	__u64 target_pp;		/* signal/scheduling: target's permitted */
+};
+
 static __always_inline __u32 fcaps_le32(const __u8 *p)
 {
 	return (__u32)p[0] | (__u32)p[1] << 8 | (__u32)p[2] << 16 |

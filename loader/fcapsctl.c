@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bpfctl.h"
 #include "capfile.h"
 
 struct command {
@@ -32,6 +33,14 @@ static const struct command commands[] = {
 	  "write a legacy security.capability value" },
 	{ "getcap", cmd_getcap, "[--json] PATH...",
 	  "print the legacy security.capability values of files" },
+	{ "load", cmd_load, "[--mode enforce|shadow] [--policy FILE] [--scan DIR]",
+	  "load, attach and pin the BPF programs" },
+	{ "unload", cmd_unload, "", "detach and unpin them" },
+	{ "status", cmd_status, "[--json]", "mode, switches, programs, maps, counters" },
+	{ "mode", cmd_mode, "enforce|shadow", "return decisions, or only record them" },
+	{ "set", cmd_set, "exec=0|1 kill=0|1 nosuid_ignore=0|1", "the BPF switches" },
+	{ "decisions", cmd_decisions, "[--json] [--clear]", "BPF and kernel decision records" },
+	{ "policy", cmd_policy, "import|scan|add|del|list ...", "the BPF policy map" },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -43,7 +52,7 @@ static void print_usage(FILE *f)
 		"values tagged v1 (0x19980330, caps 0-31) or v3 (0x20080522, caps 0-63).\n\n"
 		"commands:\n", prog, prog);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-8s %-32s %s\n", commands[i].name, commands[i].usage,
+		fprintf(f, "  %-9s %-50s %s\n", commands[i].name, commands[i].usage,
 			commands[i].summary);
 }
 

@@ -47,8 +47,8 @@ static void print_status(void)
 		}
 	}
 	fclose(f);
-	printf("ruid=%u euid=%u%s secure=%lu\n", ruid, euid, out,
-	       getauxval(AT_SECURE));
+	printf("pid=%d ruid=%u euid=%u%s secure=%lu\n", getpid(), ruid, euid,
+	       out, getauxval(AT_SECURE));
 	fflush(stdout);
 }
 

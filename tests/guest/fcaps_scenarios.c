@@ -68,6 +68,15 @@ static const struct fixture fixtures[] = {
 	{ FCN "v1_raw_ep", 0755, FCAPS_V1_TAG, RAW, RAW, 0 },
 };
 
+/*
+ * Which path decides: the patched kernel's rules, or the BPF programs in
+ * enforce mode (kernel switches at 0, or the stock kernel) with the policy
+ * from a file. BPF cannot grant capabilities, so in BPF mode capped
+ * processes get their caps from ambient sets instead (see actor()) and
+ * exec rows compare the predicted credentials from the decision map.
+ */
+static enum { KERNEL, BPF_PATCHED, BPF_STOCK } path = KERNEL;
+
 /* Switch settings a row needs; zero-initialised means the defaults. */
 struct switches {
 	unsigned int exec_off:1, kill_off:1, nosuid_ignore:1;
@@ -75,6 +84,13 @@ struct switches {
 
 static void apply(struct switches s)
 {
+	if (path != KERNEL) {
+		if (bpf_switches(!s.exec_off, !s.kill_off, s.nosuid_ignore)) {
+			fprintf(stderr, "scenarios: cannot set the BPF switches\n");
+			exit(1);
+		}
+		return;
+	}
 	reset_switches();
 	if ((s.exec_off && set_switch("exec", 0)) ||
 	    (s.kill_off && set_switch("kill", 0)) ||
@@ -151,9 +167,54 @@ static const struct exec_row exec_rows[] = {
 	  0, U, 0, 0, 0, 0, 0 },
 };
 
+/* BPF: the outcome the workload sees, then the credentials BPF predicts. */
+static void check_bpf_exec(const struct exec_row *r, const char *line)
+{
+	struct fcaps_decision d = {};
+	int ok, found;
+
+	if (r->want_errno)
+		ok = field(line, "exec_errno") == (unsigned long long)r->want_errno;
+	else
+		ok = !has_field(line, "exec_errno") &&
+		     field(line, "secure") == (unsigned long long)r->secure;
+	check(ok, "bpf exec: %s: errno %d%s", r->name, r->want_errno,
+	      r->want_errno ? "" : ", AT_SECURE as predicted");
+	if (!ok)
+		printf("  got  %s\n", line);
+	found = !find_decision(FCAPS_HOOK_EXEC, field(line, "pid"), &d);
+	ok = found && d.ret == -r->want_errno;
+	if (ok && !r->want_errno)
+		ok = d.euid == r->want_euid && d.pe == r->e && d.pp == r->p &&
+		     d.pi == r->i && d.pa == r->a && d.secureexec == (__u32)r->secure;
+	check(ok, "bpf exec: %s: decision record", r->name);
+	if (!ok && found)
+		printf("  want ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%d\n"
+		       "  got  ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%u\n",
+		       -r->want_errno, r->want_euid, (unsigned long long)r->e,
+		       (unsigned long long)r->p, (unsigned long long)r->i,
+		       (unsigned long long)r->a, r->secure, d.ret, d.euid,
+		       (unsigned long long)d.pe, (unsigned long long)d.pp,
+		       (unsigned long long)d.pi, (unsigned long long)d.pa, d.secureexec);
+	else if (!ok)
+		printf("  no decision record for pid %llu (%s)\n", field(line, "pid"), line);
+}
+
+/* On the stock kernel the image's values fail every exec (6.1 cannot read
+ * them), so BPF_STOCK runs copies on tmpfs that carry them only in the
+ * policy file. */
+static const char *exec_path(const char *file, char *buf, size_t len)
+{
+	if (path != BPF_STOCK || strncmp(file, IMG, strlen(IMG)))
+		return file;
+	snprintf(buf, len, FC "img_%s", file + strlen(IMG));
+	return buf;
+}
+
 static void run_exec(const struct exec_row *r)
 {
-	char *argv[] = { (char *)r->file, "status", NULL };
+	char buf[128];
+	char *argv[] = { (char *)exec_path(r->file, buf, sizeof(buf)), "status", NULL };
 	const char *line;
 	int fd, ok;
 	pid_t pid;
@@ -163,6 +224,10 @@ static void run_exec(const struct exec_row *r)
 	line = read_output(fd, 1);
 	close(fd);
 	reap(pid);
+	if (path != KERNEL) {
+		check_bpf_exec(r, line);
+		return;
+	}
 	if (r->want_errno)
 		ok = field(line, "exec_errno") == (unsigned long long)r->want_errno;
 	else
@@ -216,6 +281,7 @@ struct pair_row {
 	int sig;
 	struct switches sw;
 	int want_errno;
+	unsigned int uid_check:1;	/* refused before any LSM hook runs */
 };
 
 static const struct pair_row pair_rows[] = {
@@ -240,7 +306,7 @@ static const struct pair_row pair_rows[] = {
 	{ "SIGCONT in the session to capped root, kill=0: allowed", FC "v1_raw_ep", 0,
 	  FC "plain", U, NULL, SIGCONT, { .kill_off = 1 }, 0 },
 	{ "SIGTERM to uncapped root: EPERM by the uid check", FC "plain", 0,
-	  FC "plain", U, NULL, SIGTERM, { .kill_off = 1 }, EPERM },
+	  FC "plain", U, NULL, SIGTERM, { .kill_off = 1 }, EPERM, 1 },
 	{ "setpriority on capped uid 1000: EPERM", FC "v1_raw_ep", U,
 	  FC "plain", U, "nice", 0, {}, EPERM },
 	{ "sched_setscheduler on capped uid 1000: EPERM", FC "v1_raw_ep", U,
@@ -255,12 +321,65 @@ static const struct pair_row pair_rows[] = {
 	  FC "plain", U, "nice", 0, {}, 0 },
 };
 
+static const struct fixture *fixture(const char *path)
+{
+	for (size_t n = 0; n < sizeof(fixtures) / sizeof(fixtures[0]); n++)
+		if (!strcmp(fixtures[n].path, path))
+			return &fixtures[n];
+	return NULL;
+}
+
+/*
+ * Who runs @file as @uid. In BPF mode nothing grants a file's caps, so a
+ * capped fixture becomes the plain probe run with the fixture's permitted
+ * set as its ambient set (every pair-row fixture has fE = fP), and root
+ * keeps only that set through SECBIT_NOROOT: the same live credentials.
+ */
+static const char *actor(const char *file, uid_t uid, struct creds *c)
+{
+	const struct fixture *f = fixture(file);
+
+	*c = (struct creds){ uid };
+	if (path == KERNEL || !f || !f->tag)
+		return file;
+	c->pa = f->p;
+	c->noroot = uid == 0;
+	return FC "plain";
+}
+
+/* The BPF record of the event: its decision and both permitted sets. */
+static void check_bpf_pair(const struct pair_row *r, pid_t sp, pid_t tp)
+{
+	__u32 hook = !r->op ? FCAPS_HOOK_KILL : !strcmp(r->op, "nice") ? FCAPS_HOOK_SETNICE :
+		     !strcmp(r->op, "sched") ? FCAPS_HOOK_SETSCHEDULER : FCAPS_HOOK_SETIOPRIO;
+	const struct fixture *t = fixture(r->target), *s = fixture(r->sender);
+	__u64 tpp = t && t->tag ? t->p : r->tuid ? 0 : FULL;
+	__u64 spp = s && s->tag ? s->p : r->suid ? 0 : FULL;
+	struct fcaps_decision d = {};
+	int found = !find_decision(hook, sp, &d), ok;
+
+	if (r->uid_check)
+		ok = !found;
+	else
+		ok = found && d.ret == -r->want_errno && d.target == (__u32)tp &&
+		     d.pp == spp && d.target_pp == tpp;
+	check(ok, "bpf %s: %s: decision record", r->op ? "sched" : "signal", r->name);
+	if (!ok && found)
+		printf("  want ret=%d pP=%#llx target_pP=%#llx%s\n  got  ret=%d pP=%#llx "
+		       "target_pP=%#llx\n", -r->want_errno, (unsigned long long)spp,
+		       (unsigned long long)tpp, r->uid_check ? " (no record)" : "", d.ret,
+		       (unsigned long long)d.pp, (unsigned long long)d.target_pp);
+	else if (!ok)
+		printf("  no record for sender pid %d\n", sp);
+}
+
 static void run_pair(const struct pair_row *r, pid_t *sender_pid, pid_t *target_pid)
 {
 	char tpid[16], arg[16];
-	char *targv[] = { (char *)r->target, "pause", NULL };
-	char *sargv[] = { (char *)r->sender, r->op ? "sched" : "kill", tpid, arg, NULL };
-	struct creds tc = { r->tuid }, sc = { r->suid };
+	struct creds tc, sc;
+	char *targv[] = { (char *)actor(r->target, r->tuid, &tc), "pause", NULL };
+	char *sargv[] = { (char *)actor(r->sender, r->suid, &sc), r->op ? "sched" : "kill",
+			  tpid, arg, NULL };
 	const char *line;
 	int tfd, sfd, ok;
 	pid_t tp, sp;
@@ -286,17 +405,19 @@ static void run_pair(const struct pair_row *r, pid_t *sender_pid, pid_t *target_
 	ok = has_field(line, r->op ? "sched" : "kill") &&
 	     field(line, r->op ? "sched" : "kill") == (r->want_errno ? ~0ULL : 0) &&
 	     (!r->want_errno || field(line, "errno") == (unsigned long long)r->want_errno);
-	check(ok, "%s: %s", r->op ? "sched" : "signal", r->name);
+	check(ok, "%s%s: %s", path == KERNEL ? "" : "bpf ", r->op ? "sched" : "signal", r->name);
 	if (!ok)
 		printf("  want %s, got: %s\n", r->want_errno ? "EPERM" : "success", line);
+	if (path != KERNEL)
+		check_bpf_pair(r, sp, tp);
 }
 
 /* A capped process still gets SIGCHLD from a child that dropped every cap
  * (kernel-originated), while that child's own kill() is refused. */
 static void run_sigchld(int kill_off)
 {
-	char *argv[] = { FC "v1_raw_ep", "sigchld", NULL };
-	struct creds c = { U };
+	struct creds c;
+	char *argv[] = { (char *)actor(FC "v1_raw_ep", U, &c), "sigchld", NULL };
 	const char *line;
 	int fd, ok;
 	pid_t pid;
@@ -308,8 +429,9 @@ static void run_sigchld(int kill_off)
 	reap(pid);
 	ok = field(line, "sigchld") == 1 &&
 	     field(line, "child_kill_errno") == (kill_off ? 0 : EPERM);
-	check(ok, "signal: kernel SIGCHLD reaches a capped parent; the child's "
-	      "kill() %s", kill_off ? "passes with kill=0" : "gets EPERM");
+	check(ok, "%ssignal: kernel SIGCHLD reaches a capped parent; the child's "
+	      "kill() %s", path == KERNEL ? "" : "bpf ",
+	      kill_off ? "passes with kill=0" : "gets EPERM");
 	if (!ok)
 		printf("  got: %s\n", line);
 }
@@ -586,7 +708,7 @@ static void setup(void)
 			rc = copy_file(PROBE, f->path);
 		}
 		rc = rc || chmod(f->path, f->mode);
-		if (!rc && f->tag)
+		if (!rc && f->tag && path != BPF_STOCK)
 			rc = setxattr(f->path, FCAPS_XATTR_NAME, buf,
 				      fcaps_encode(&sets, f->tag, buf), 0);
 		if (rc) {
@@ -632,12 +754,83 @@ static int run_stock(void)
 	return finish();
 }
 
+static void put_hex(FILE *f, const char *file, const __u8 *v, __u32 len)
+{
+	fprintf(f, "%s hex:", file);
+	for (__u32 i = 0; i < len; i++)
+		fprintf(f, "%02x", v[i]);
+	fprintf(f, "\n");
+}
+
+/* Load the BPF programs in enforce mode: on the patched kernel with the
+ * policy scanned from the files' values, on stock from a policy file. */
+static void setup_bpf(void)
+{
+	char cmd[256];
+	FILE *f;
+
+	if (path == BPF_PATCHED) {
+		if (set_switch("exec", 0) || set_switch("kill", 0)) {
+			perror("scenarios: switching the kernel rules off");
+			exit(1);
+		}
+		snprintf(cmd, sizeof(cmd), "fcapsctl load --mode enforce "
+			 "--scan /tmp/fc --scan /tmp/fcn --scan " IMG);
+	} else {
+		f = fopen(FC "policy", "w");
+		for (size_t n = 0; f && n < sizeof(fixtures) / sizeof(fixtures[0]); n++) {
+			const struct fixture *x = &fixtures[n];
+			struct fcaps_sets sets = { x->e, x->p, x->i };
+			__u8 buf[FCAPS_MAX_SIZE];
+
+			if (x->tag)
+				put_hex(f, x->path, buf, fcaps_encode(&sets, x->tag, buf));
+		}
+		for (size_t n = 0; f && n < FCAPS_TEST_NVALUES; n++) {
+			char file[96];
+
+			snprintf(file, sizeof(file), FC "img_%s", fcaps_test_values[n].name);
+			if (copy_file(PROBE, file)) {
+				perror(file);
+				exit(1);
+			}
+			put_hex(f, file, fcaps_test_values[n].bytes, fcaps_test_values[n].len);
+		}
+		if (!f || fclose(f)) {
+			perror(FC "policy");
+			exit(1);
+		}
+		snprintf(cmd, sizeof(cmd), "fcapsctl load --mode enforce --policy " FC "policy");
+	}
+	fflush(stdout);
+	check(system(cmd) == 0, "bpf: %s", cmd);
+}
+
 int main(int argc, char **argv)
 {
+	int bpf = argc > 1 && !strcmp(argv[1], "--bpf");
+
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc > 1 && !strcmp(argv[1], "--stock"))
 		return run_stock();
+	if (bpf)
+		path = access("/proc/sys/kernel/fcaps", F_OK) ? BPF_STOCK : BPF_PATCHED;
 	setup();
+	if (bpf) {
+		setup_bpf();
+		for (size_t n = 0; n < sizeof(exec_rows) / sizeof(exec_rows[0]); n++)
+			run_exec(&exec_rows[n]);
+		run_malformed_execs();
+		for (size_t n = 0; n < sizeof(pair_rows) / sizeof(pair_rows[0]); n++)
+			run_pair(&pair_rows[n], NULL, NULL);
+		run_sigchld(0);
+		run_sigchld(1);
+		/* xinit needs a child that gains caps by exec: BPF cannot grant. */
+		fflush(stdout);
+		check(system("fcapsctl unload") == 0, "bpf: fcapsctl unload");
+		reset_switches();
+		return finish();
+	}
 	for (size_t n = 0; n < sizeof(exec_rows) / sizeof(exec_rows[0]); n++)
 		run_exec(&exec_rows[n]);
 	run_malformed_execs();

@@ -14,6 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
+#include <linux/securebits.h>
+#include <bpf/bpf.h>
+#include "fcaps.h"
 #include "scenario.h"
 
 static int passed, failed;
@@ -75,6 +78,8 @@ static void become(const struct creds *c)
 			    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, b, 0, 0))
 				die("PR_CAP_AMBIENT_RAISE");
 	}
+	if (c->noroot && prctl(PR_SET_SECUREBITS, SECBIT_NOROOT, 0, 0, 0))
+		die("PR_SET_SECUREBITS");
 	if (c->nnp && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		die("PR_SET_NO_NEW_PRIVS");
 }
@@ -82,7 +87,7 @@ static void become(const struct creds *c)
 static void exec_or_report(char *const argv[])
 {
 	execv(argv[0], argv);
-	printf("exec_errno=%d\n", errno);
+	printf("exec_errno=%d pid=%d\n", errno, getpid());
 	fflush(stdout);
 	_exit(127);
 }
@@ -199,4 +204,42 @@ void reset_switches(void)
 		fprintf(stderr, "scenario: cannot reset kernel.fcaps switches\n");
 		exit(1);
 	}
+}
+
+int find_decision(__u32 hook, __u32 pid, struct fcaps_decision *out)
+{
+	int fd = bpf_obj_get(FCAPS_PIN_DIR "/decisions"), found = -1;
+	struct fcaps_decision d;
+	__u64 key, next;
+
+	if (fd < 0)
+		return -1;
+	for (int more = !bpf_map_get_next_key(fd, NULL, &next); more;) {
+		key = next;
+		more = !bpf_map_get_next_key(fd, &key, &next);
+		if (!bpf_map_lookup_elem(fd, &key, &d) && d.hook == hook && d.pid == pid &&
+		    (found || d.seq > out->seq)) {
+			*out = d;
+			found = 0;
+		}
+	}
+	close(fd);
+	return found;
+}
+
+int bpf_switches(__u32 exec, __u32 kill, __u32 nosuid_ignore)
+{
+	int fd = bpf_obj_get(FCAPS_PIN_DIR "/config"), rc;
+	struct fcaps_config cfg;
+	__u32 zero = 0;
+
+	if (fd < 0)
+		return -1;
+	rc = bpf_map_lookup_elem(fd, &zero, &cfg);
+	cfg.exec = exec;
+	cfg.kill = kill;
+	cfg.nosuid_ignore = nosuid_ignore;
+	rc = rc || bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY);
+	close(fd);
+	return rc ? -1 : 0;
 }

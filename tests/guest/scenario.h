@@ -16,6 +16,7 @@ struct creds {
 	__u64 pa;		/* ambient set (also made permitted and inheritable) */
 	unsigned int nnp:1;	/* no_new_privs */
 	unsigned int traced:1;	/* ptraced by a uid-1000 tracer without caps */
+	unsigned int noroot:1;	/* SECBIT_NOROOT: root keeps only pA across exec */
 };
 
 /* Fork, take @c, exec @argv[0] with stdout (and exec errors, as
@@ -30,6 +31,12 @@ void reap(pid_t pid);
 
 int set_switch(const char *name, int value);
 void reset_switches(void);
+
+struct fcaps_decision;
+/* The newest BPF decision of @hook taken for task @pid; 0 if found. */
+int find_decision(__u32 hook, __u32 pid, struct fcaps_decision *out);
+/* Set the BPF side's switches (the loaded fcaps config map); 0 or -1. */
+int bpf_switches(__u32 exec, __u32 kill, __u32 nosuid_ignore);
 
 void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 int finish(void);

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Signals and scheduling: SEMANTICS sections 3 and 4 from the live
+ * credentials of sender and target.
+ *
+ * The capability module's hooks run before ours and stop the LSM chain
+ * when they refuse, so the decision is taken and recorded in fentry
+ * programs on the security_task_*() functions, which run before any LSM;
+ * the LSM programs only enforce what was recorded.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include "fcaps.bpf.h"
+
+/* Target's permitted set a subset of the caller's, or the caller holds @cap */
+static __always_inline int fcaps_dominates(struct task_struct *p, int cap,
+					   struct fcaps_decision *d)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct cred *cred = task->cred;
+
+	d->pid = bpf_get_current_pid_tgid();
+	d->target = p->pid;
+	d->pp = fcaps_cap64(cred->cap_permitted);
+	d->pe = fcaps_cap64(cred->cap_effective);
+	d->target_pp = fcaps_cap64(p->real_cred->cap_permitted);
+	return !(d->target_pp & ~d->pp) || fcaps_has_cap(cred->cap_effective, cap);
+}
+
+static __always_inline void decide(__u32 hook, struct task_struct *p, int sig,
+				   const struct cred *explicit)
+{
+	struct fcaps_config *cfg = fcaps_config();
+	struct fcaps_decision d = {};
+	int err;
+
+	if (!cfg)
+		return;
+	d.seq = fcaps_new_seq(bpf_get_current_pid_tgid());
+	d.hook = hook;
+	d.sig = sig;
+	if (hook == FCAPS_HOOK_KILL) {
+		if (!fcaps_dominates(p, CAP_KILL, &d) && cfg->kill && !explicit)
+			d.ret = -EPERM;
+	} else if (!fcaps_dominates(p, CAP_SYS_NICE, &d)) {
+		d.ret = -EPERM;
+	}
+	err = fcaps_record(&decisions, &d);
+	fcaps_count(hook, d.ret, err);
+}
+
+/* The recorded decision for the current task's event, if enforcing. */
+static __always_inline int enforce(int ret)
+{
+	struct fcaps_config *cfg = fcaps_config();
+	__u64 seq = fcaps_seq_of(bpf_get_current_pid_tgid());
+	struct fcaps_decision *d;
+
+	if (ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE || !seq)
+		return ret;
+	d = bpf_map_lookup_elem(&decisions, &seq);
+	return d ? d->ret : 0;
+}
+
+SEC("fentry/security_task_kill")
+int BPF_PROG(fcaps_kill_decide, struct task_struct *p,
+	     struct kernel_siginfo *info, int sig, const struct cred *cred)
+{
+	decide(FCAPS_HOOK_KILL, p, sig, cred);
+	return 0;
+}
+
+SEC("lsm/task_kill")
+int BPF_PROG(fcaps_kill_enforce, struct task_struct *p,
+	     struct kernel_siginfo *info, int sig, const struct cred *cred, int ret)
+{
+	return enforce(ret);
+}
+
+SEC("fentry/security_task_setscheduler")
+int BPF_PROG(fcaps_setscheduler_decide, struct task_struct *p)
+{
+	decide(FCAPS_HOOK_SETSCHEDULER, p, 0, NULL);
+	return 0;
+}
+
+SEC("lsm/task_setscheduler")
+int BPF_PROG(fcaps_setscheduler_enforce, struct task_struct *p, int ret)
+{
+	return enforce(ret);
+}
+
+SEC("fentry/security_task_setnice")
+int BPF_PROG(fcaps_setnice_decide, struct task_struct *p, int nice)
+{
+	decide(FCAPS_HOOK_SETNICE, p, 0, NULL);
+	return 0;
+}
+
+SEC("lsm/task_setnice")
+int BPF_PROG(fcaps_setnice_enforce, struct task_struct *p, int nice, int ret)
+{
+	return enforce(ret);
+}
+
+SEC("fentry/security_task_setioprio")
+int BPF_PROG(fcaps_setioprio_decide, struct task_struct *p, int ioprio)
+{
+	decide(FCAPS_HOOK_SETIOPRIO, p, 0, NULL);
+	return 0;
+}
+
+SEC("lsm/task_setioprio")
+int BPF_PROG(fcaps_setioprio_enforce, struct task_struct *p, int ioprio, int ret)
+{
+	return enforce(ret);
+}

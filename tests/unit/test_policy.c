@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host unit tests for the loader's policy code: the s_dev encoding and the
+ * policy file parser's verdicts, line numbers and all-or-nothing loading. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include "policy.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what)
+{
+	printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
+	ok ? passed++ : failed++;
+}
+
+/* Write @text to a temporary policy file, parse it into @p, and return the
+ * parser's result with its stderr in @err. */
+static int parse(const char *text, struct policy *p, char *err, size_t errlen)
+{
+	char file[] = "/tmp/fcaps-policy-XXXXXX", errfile[] = "/tmp/fcaps-err-XXXXXX";
+	int fd = mkstemp(file), efd = mkstemp(errfile), saved = dup(2), rc;
+	ssize_t n;
+
+	if (fd < 0 || efd < 0 || write(fd, text, strlen(text)) < 0)
+		return -2;
+	close(fd);
+	fflush(stderr);
+	dup2(efd, 2);
+	rc = policy_parse_file(file, p);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	n = pread(efd, err, errlen - 1, 0);
+	err[n > 0 ? n : 0] = 0;
+	close(efd);
+	unlink(file);
+	unlink(errfile);
+	return rc;
+}
+
+int main(void)
+{
+	struct policy p = {};
+	struct stat st;
+	char err[1024];
+	int rc;
+
+	/* MKDEV: 12-bit major above a 20-bit minor */
+	check(kernel_dev(makedev(254, 0)) == 254U << 20, "virtio-blk 254:0 -> s_dev 0x0fe00000");
+	check(kernel_dev(makedev(0, 17)) == 17, "tmpfs 0:17 -> s_dev 17");
+	check(kernel_dev(makedev(8, 300)) == ((8U << 20) | 300), "8:300 (minor above 255)");
+	check(kernel_dev(makedev(259, 1048575)) == ((259U << 20) | 1048575),
+	      "259:1048575 (largest minor)");
+	check(kdev_major(kernel_dev(makedev(254, 3))) == 254 &&
+	      kdev_minor(kernel_dev(makedev(254, 3))) == 3, "s_dev back to 254:3");
+
+	stat("/etc/passwd", &st);
+	rc = parse("# comment\n\n/etc/passwd cap_net_raw+ep cap_kill+i\n", &p, err, sizeof(err));
+	check(rc == 0 && p.n == 1 && p.v[0].key.dev == kernel_dev(st.st_dev) &&
+	      p.v[0].key.ino == st.st_ino, "a good line keys the file by (s_dev, ino)");
+	check(p.n == 1 && p.v[0].value.len == FCAPS_V1_SIZE &&
+	      fcaps_le32(p.v[0].value.value) == FCAPS_V1_TAG &&
+	      fcaps_le32(p.v[0].value.value + 8) == 1U << 13 &&
+	      fcaps_le32(p.v[0].value.value + 12) == 1U << 5, "... as v1 with fP=raw, fI=kill");
+	policy_free(&p);
+
+	rc = parse("/etc/passwd hex:2205082000200000002000000000000000000000000000000000000000\n",
+		   &p, err, sizeof(err));
+	check(rc == 0 && p.n == 1 && p.v[0].value.len == 29,
+	      "hex keeps a 29-byte malformed value's size");
+	policy_free(&p);
+
+	static const struct { const char *line, *why; } bad[] = {
+		{ "/etc/passwd", "want 'PATH CAPTEXT'" },
+		{ "/nonexistent cap_kill+ep", "No such file or directory" },
+		{ "/etc/passwd cap_bogus+ep", "is not capability text" },
+		{ "/etc/passwd hex:3003981", "is not hex:BYTES" },
+		{ "/etc/passwd hex:0000000000000000", "does not start with a legacy tag" },
+		{ "/etc/passwd v1 cap_bpf+ep", "v1 names capabilities 0-31 only" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char text[256], what[320];
+
+		snprintf(text, sizeof(text), "# ok\n/etc/passwd cap_kill+ep\n%s\n", bad[i].line);
+		rc = parse(text, &p, err, sizeof(err));
+		snprintf(what, sizeof(what), "'%s' rejected at line 3 (%s), nothing kept",
+			 bad[i].line, bad[i].why);
+		check(rc == -1 && p.n == 0 && strstr(err, ":3: ") && strstr(err, bad[i].why), what);
+		if (rc != -1 || !strstr(err, bad[i].why))
+			printf("  stderr: %s", err);
+		policy_free(&p);
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
