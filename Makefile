@@ -29,13 +29,13 @@ KSTAMP_PATCHED := $(call kstamp,patched,$(call khash,$(KPATCHED)))
 KSTAMP_STOCK := $(call kstamp,stock,$(call khash,$(KCOMMON)))
 
 vpath %.bpf.c bpf tests/guest
-GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_scenarios fcapsctl
+GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_scenarios fcaps_workload fcapsctl
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh)
 HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
 TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
 
-.PHONY: all deps kernels shell test help clean run check-series
+.PHONY: all deps kernels shell test help clean run check-series diff diff-selfcheck planted
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -43,7 +43,10 @@ all: kernels $(BUILD)/initramfs.cpio $(HOST_TESTS) $(TEST_IMAGES)
 
 help:
 	@echo "make            build both kernels, BPF objects, binaries, initramfs"
+	@echo "make diff       build, boot, run the differential (SEED=1 EVENTS=5000)"
 	@echo "make run        build, boot the patched kernel, run the scenario table"
+	@echo "make diff-selfcheck  the differential against each planted BPF bug"
+	@echo "make check-series    build every prefix of the kernel series"
 	@echo "make shell      interactive guest shell (KERNEL=patched|stock)"
 	@echo "make test       host unit tests and guest tests; ends 'N passed, N failed'"
 	@echo "make kernels    build the patched and stock guest kernels only"
@@ -111,12 +114,12 @@ $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static $< -o $@
 
-$(BUILD)/guest-bin/fcaps_scenarios: tests/guest/fcaps_scenarios.c \
-		tests/guest/scenario.c tests/guest/scenario.h \
-		tests/lib/fcaps_values.h bpf/fcaps.h
+SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h \
+	tests/guest/catalogue.h tests/lib/fcaps_values.h bpf/fcaps.h
+$(BUILD)/guest-bin/fcaps_scenarios $(BUILD)/guest-bin/fcaps_workload: \
+		$(BUILD)/guest-bin/%: tests/guest/%.c $(SCENARIO_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) tests/guest/fcaps_scenarios.c tests/guest/scenario.c -o $@ \
-		$(STATIC_LIBS)
+	$(CC) $(CFLAGS) -Itests/guest $< tests/guest/scenario.c -o $@ $(STATIC_LIBS)
 
 # Legacy values written raw and offline, malformed ones included.
 $(BUILD)/test/fcaps.ext4: tests/lib/mkimage $(BUILD)/guest-bin/fcaps_probe \
@@ -139,7 +142,7 @@ $(BUILD)/test/smoke.ext4: | deps
 shell: all
 	vmconfig/run-vm --kernel $(KERNEL)
 
-test: all
+test: all $(PLANTED)
 	tests/run
 
 clean:
@@ -157,3 +160,28 @@ run: all
 
 check-series: $(KSTAMP_STOCK)
 	tests/check-series
+
+# The differential's self-check: one fcapsctl per planted BPF bug.
+PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH
+PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
+$(BUILD)/planted/%/fcapsctl: $(FCAPS_BPF:%=bpf/%.bpf.c) bpf/fcaps.h bpf/fcaps.bpf.h \
+		$(BUILD)/vmlinux.h $(FCAPSCTL_SRCS) $(wildcard loader/*.h)
+	@mkdir -p $(@D)
+	for s in $(FCAPS_BPF); do \
+		$(CLANG) $(BPF_CFLAGS) -DFCAPS_PLANT_$* -c bpf/$$s.bpf.c -o $(@D)/$$s.bpf.o || exit 1; \
+	done
+	$(BPFTOOL) gen object $(@D)/fcaps.bpf.o $(FCAPS_BPF:%=$(@D)/%.bpf.o)
+	$(BPFTOOL) gen skeleton $(@D)/fcaps.bpf.o name fcaps_bpf > $(@D)/fcaps.skel.h
+	$(CC) -I$(@D) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap
+
+planted: $(PLANTED)
+
+SEED ?= 1
+EVENTS ?= 5000
+# The main job: build, boot, run the differential (catalogue + EVENTS random
+# events from SEED, shadow and swap), report under build/diff/.
+diff: all
+	tests/diff/run --seed $(SEED) --events $(EVENTS)
+
+diff-selfcheck: all $(PLANTED)
+	tests/diff/selfcheck

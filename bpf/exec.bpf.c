@@ -53,7 +53,7 @@ static __always_inline void decide(struct linux_binprm *bprm,
 	__u32 mode = inode->i_mode, egid, gid = old->gid.val;
 	__u64 pi = fcaps_cap64(old->cap_inheritable);
 	__u64 bset = fcaps_cap64(old->cap_bset);
-	int setid, effective;
+	int setid, effective, suid_ok;
 
 	key.dev = inode->i_sb->s_dev;
 	key.ino = inode->i_ino;
@@ -61,19 +61,25 @@ static __always_inline void decide(struct linux_binprm *bprm,
 	d->ino = key.ino;
 	d->nosuid = !!(file->f_path.mnt->mnt_flags & MNT_NOSUID);
 
-	/* bprm_fill_uid(), which runs after this hook */
+	/* bprm_fill_uid(), which runs after this hook: no setid on a nosuid
+	 * mount or under no_new_privs */
 	d->uid = old->uid.val;
 	d->euid = old->euid.val;
 	egid = old->egid.val;
-	if (!d->nosuid && (mode & S_ISUID))
+	suid_ok = !d->nosuid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
+	if (suid_ok && (mode & S_ISUID))
 		d->euid = inode->i_uid.val;
-	if (!d->nosuid && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+	if (suid_ok && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
 		egid = inode->i_gid.val;
 	setid = d->euid != d->uid || egid != gid;
 	d->pi = pi;
 
 	pol = bpf_map_lookup_elem(&policy, &key);
+#ifdef FCAPS_PLANT_IGNORE_NOSUID
+	if (pol && cfg->exec) {
+#else
 	if (pol && cfg->exec && (!d->nosuid || cfg->nosuid_ignore)) {
+#endif
 		d->tag = fcaps_le32(pol->value);
 		d->form = fcaps_decode(pol->value, pol->len, &f);
 	}
@@ -90,7 +96,11 @@ static __always_inline void decide(struct linux_binprm *bprm,
 		d->fi = f.inheritable;
 		d->pp = (f.permitted & bset) | (f.inheritable & pi);
 		downgrade(bprm, task, old, setid, d);
+#ifdef FCAPS_PLANT_IGNORE_FE
+		d->pe = d->pp;
+#else
 		d->pe = d->pp & f.effective;
+#endif
 		d->secureexec = setid ||
 			(d->uid != 0 && (f.effective | f.permitted | f.inheritable));
 		return;

@@ -51,6 +51,13 @@ enum fcaps_form {
 	FCAPS_MALFORMED = 2,	/* legacy tag, wrong size or bits > LAST_CAP */
 };
 
+/*
+ * FCAPS_PLANT_<BUG> (BPF builds of the differential's self-check only)
+ * plants one realistic bug, to prove the differential catches it:
+ * SUBSET_INVERTED, NO_CAP_KILL, IGNORE_FE, IGNORE_NOSUID, WRONG_SIZE,
+ * V3_HIGH.
+ */
+
 /* ---- BPF maps, pinned by name under FCAPS_PIN_DIR ---- */
 
 #define FCAPS_PIN_DIR		"/sys/fs/bpf/fcaps"
@@ -147,7 +154,11 @@ fcaps_decode(const __u8 *buf, __u32 len, struct fcaps_sets *sets)
 		return FCAPS_NOT_LEGACY;
 	tag = fcaps_le32(buf);
 	if (tag == FCAPS_V1_TAG) {
+#ifdef FCAPS_PLANT_WRONG_SIZE	/* planted bug: longer v1 values accepted */
+		if (len < FCAPS_V1_SIZE)
+#else
 		if (len != FCAPS_V1_SIZE)
+#endif
 			return FCAPS_MALFORMED;
 		e = fcaps_le32(buf + 4);
 		p = fcaps_le32(buf + 8);
@@ -158,6 +169,11 @@ fcaps_decode(const __u8 *buf, __u32 len, struct fcaps_sets *sets)
 		e = fcaps_le32(buf + 4) | (__u64)fcaps_le32(buf + 16) << 32;
 		p = fcaps_le32(buf + 8) | (__u64)fcaps_le32(buf + 20) << 32;
 		i = fcaps_le32(buf + 12) | (__u64)fcaps_le32(buf + 24) << 32;
+#ifdef FCAPS_PLANT_V3_HIGH	/* planted bug: v3 high words ignored */
+		e = (__u32)e;
+		p = (__u32)p;
+		i = (__u32)i;
+#endif
 	} else {
 		return FCAPS_NOT_LEGACY;
 	}

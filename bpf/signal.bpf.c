@@ -25,7 +25,14 @@ static __always_inline int fcaps_dominates(struct task_struct *p, int cap,
 	d->pp = fcaps_cap64(cred->cap_permitted);
 	d->pe = fcaps_cap64(cred->cap_effective);
 	d->target_pp = fcaps_cap64(p->real_cred->cap_permitted);
+#ifdef FCAPS_PLANT_SUBSET_INVERTED
+	return !(d->pp & ~d->target_pp) || fcaps_has_cap(cred->cap_effective, cap);
+#elif defined(FCAPS_PLANT_NO_CAP_KILL)
+	return !(d->target_pp & ~d->pp) ||
+	       (cap != CAP_KILL && fcaps_has_cap(cred->cap_effective, cap));
+#else
 	return !(d->target_pp & ~d->pp) || fcaps_has_cap(cred->cap_effective, cap);
+#endif
 }
 
 static __always_inline void decide(__u32 hook, struct task_struct *p, int sig,
