@@ -45,21 +45,18 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } counters SEC(".maps") __weak;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, FCAPS_MAX_DECISIONS);
-	__type(key, __u64);
-	__type(value, struct fcaps_decision);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} decisions SEC(".maps") __weak;
+/* decisions: BPF's; kdecisions: the kernel's, from its tracepoints */
+#define FCAPS_DECISION_MAP(name)					\
+	struct {							\
+		__uint(type, BPF_MAP_TYPE_LRU_HASH);			\
+		__uint(max_entries, FCAPS_MAX_DECISIONS);		\
+		__type(key, __u64);					\
+		__type(value, struct fcaps_decision);			\
+		__uint(pinning, LIBBPF_PIN_BY_NAME);			\
+	} name SEC(".maps") __weak
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, FCAPS_MAX_DECISIONS);
-	__type(key, __u64);
-	__type(value, struct fcaps_decision);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} kdecisions SEC(".maps") __weak;
+FCAPS_DECISION_MAP(decisions);
+FCAPS_DECISION_MAP(kdecisions);
 
 /*
  * The event a hook is deciding, so that later hooks of the same event (a

@@ -205,33 +205,19 @@ static void check_bpf_pair(const struct pair_row *r, pid_t sp, pid_t tp)
 
 static void run_pair(const struct pair_row *r, pid_t *sender_pid, pid_t *target_pid)
 {
-	char tpid[16], arg[16];
 	struct creds tc, sc;
-	char *targv[] = { (char *)actor(r->target, r->tuid, &tc), "pause", NULL };
-	char *sargv[] = { (char *)actor(r->sender, r->suid, &sc), r->op ? "sched" : "kill",
-			  tpid, arg, NULL };
+	const char *target = actor(r->target, r->tuid, &tc);
+	const char *sender = actor(r->sender, r->suid, &sc);
 	const char *line;
-	int tfd, sfd, ok;
 	pid_t tp, sp;
+	int ok;
 
 	apply(r->sw);
-	tp = spawn(&tc, targv, &tfd);
-	line = read_output(tfd, 0);		/* the target has exec'd */
-	snprintf(tpid, sizeof(tpid), "%d", tp);
-	if (r->op)
-		snprintf(arg, sizeof(arg), "%s", r->op);
-	else
-		snprintf(arg, sizeof(arg), "%d", r->sig);
-	sp = spawn(&sc, sargv, &sfd);
-	line = read_output(sfd, 1);
-	close(sfd);
-	waitpid(sp, NULL, 0);
+	line = run_pair_procs(&tc, target, &sc, sender, r->op, r->sig, &tp, &sp);
 	if (target_pid) {
 		*target_pid = tp;
 		*sender_pid = sp;
 	}
-	reap(tp);
-	close(tfd);
 	ok = has_field(line, r->op ? "sched" : "kill") &&
 	     field(line, r->op ? "sched" : "kill") == (r->want_errno ? ~0ULL : 0) &&
 	     (!r->want_errno || field(line, "errno") == (unsigned long long)r->want_errno);

@@ -87,30 +87,13 @@ static void run_exec(const char *name, const char *file, const struct creds *c,
 
 static void run_pair(const char *name, const struct pair_row *r)
 {
-	static const char *const tkeys[] = { "pid", NULL };
-	char tpid[16], arg[16];
-	char *targv[] = { (char *)r->target, "pause", NULL };
-	char *sargv[] = { (char *)r->sender, r->op ? "sched" : "kill", tpid, arg, NULL };
 	struct creds tc = { r->tuid }, sc = { r->suid };
 	const char *line;
-	int tfd, sfd;
 	pid_t tp, sp;
 
 	event_begin();
 	apply(r->sw);
-	tp = spawn(&tc, targv, &tfd);
-	read_output(tfd, 0);
-	snprintf(tpid, sizeof(tpid), "%d", tp);
-	if (r->op)
-		snprintf(arg, sizeof(arg), "%s", r->op);
-	else
-		snprintf(arg, sizeof(arg), "%d", r->sig);
-	sp = spawn(&sc, sargv, &sfd);
-	line = read_output(sfd, 1);
-	close(sfd);
-	waitpid(sp, NULL, 0);
-	reap(tp);
-	close(tfd);
+	line = run_pair_procs(&tc, r->target, &sc, r->sender, r->op, r->sig, &tp, &sp);
 	printf("{\"workload\":%d,", getpid());
 	json_str("name", name);
 	printf(",\"kind\":\"%s\",", r->op ? "sched" : "kill");
@@ -123,7 +106,6 @@ static void run_pair(const char *name, const struct pair_row *r)
 	printf(",\"ret\":%d", has_field(line, r->op ? "sched" : "kill") &&
 	       field(line, r->op ? "sched" : "kill") == 0 ? 0 : -1);
 	json_fields(line, (const char *const[]){ "errno", NULL });
-	(void)tkeys;
 	printf("}\n");
 }
 

@@ -134,6 +134,32 @@ pid_t spawn(const struct creds *c, char *const argv[], int *out)
 	return pid;
 }
 
+const char *run_pair_procs(const struct creds *tc, const char *target,
+			   const struct creds *sc, const char *sender,
+			   const char *op, int sig, pid_t *tp, pid_t *sp)
+{
+	char tpid[16], arg[16];
+	char *targv[] = { (char *)target, "pause", NULL };
+	char *sargv[] = { (char *)sender, op ? "sched" : "kill", tpid, arg, NULL };
+	const char *line;
+	int tfd, sfd;
+
+	*tp = spawn(tc, targv, &tfd);
+	read_output(tfd, 0);		/* the target has exec'd */
+	snprintf(tpid, sizeof(tpid), "%d", *tp);
+	if (op)
+		snprintf(arg, sizeof(arg), "%s", op);
+	else
+		snprintf(arg, sizeof(arg), "%d", sig);
+	*sp = spawn(sc, sargv, &sfd);
+	line = read_output(sfd, 1);
+	close(sfd);
+	waitpid(*sp, NULL, 0);
+	reap(*tp);
+	close(tfd);
+	return line;
+}
+
 char *read_output(int fd, int all)
 {
 	static char buf[4096];

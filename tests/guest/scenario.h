@@ -22,6 +22,15 @@ struct creds {
 /* Fork, take @c, exec @argv[0] with stdout (and exec errors, as
  * "exec_errno=N") on a pipe whose read end is returned in @out. */
 pid_t spawn(const struct creds *c, char *const argv[], int *out);
+/*
+ * A signal or scheduling event: start @target ("pause") as @tc and wait
+ * until it has exec'd, run "@sender kill|sched TPID ARG" as @sc, then kill
+ * the target. @op is NULL for a signal (ARG is @sig) or nice|sched|ioprio.
+ * Returns the sender's output; the pids go to @tp and @sp.
+ */
+const char *run_pair_procs(const struct creds *tc, const char *target,
+			   const struct creds *sc, const char *sender,
+			   const char *op, int sig, pid_t *tp, pid_t *sp);
 /* Read one line (without newline) or, with @all, everything until EOF. */
 char *read_output(int fd, int all);
 /* The value of "key=..." in @line as a number; -1 (all ones) if absent. */
