@@ -153,17 +153,26 @@ int BPF_PROG(fcaps_exec_enforce, struct linux_binprm *bprm, struct file *file,
 	     int ret)
 {
 	struct fcaps_config *cfg = fcaps_config();
-	__u64 seq = fcaps_seq_of((__u64)bprm);
-	struct fcaps_decision *d;
+	__u64 key = (__u64)bprm, seq = fcaps_seq_of(key);
+	struct fcaps_decision *d, scratch = {};
+	int decision, secureexec;
 
-	if (ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE || !seq)
+	if (ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE)
 		return ret;
-	d = bpf_map_lookup_elem(&decisions, &seq);
-	if (!d)
-		return 0;
-	if (d->ret)
-		return d->ret;
-	if (d->secureexec)
+	d = seq ? bpf_map_lookup_elem(&decisions, &seq) : NULL;
+	bpf_map_delete_elem(&inflight, &key);	/* the kernel's tracepoint has run */
+	if (d) {
+		decision = d->ret;
+		secureexec = d->secureexec;
+	} else {
+		/* the record is gone (LRU): decide again rather than fail open */
+		decide(bprm, cfg, &scratch);
+		decision = scratch.ret;
+		secureexec = scratch.secureexec;
+	}
+	if (decision)
+		return decision;
+	if (secureexec)
 		bpf_bprm_opts_set(bprm, BPF_F_BPRM_SECUREEXEC);
 	return 0;
 }

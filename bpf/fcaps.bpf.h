@@ -65,7 +65,7 @@ FCAPS_DECISION_MAP(kdecisions);
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
+	__uint(max_entries, 16384);
 	__type(key, __u64);
 	__type(value, __u64);
 } inflight SEC(".maps") __weak;

@@ -12,10 +12,10 @@
 #include "fcaps.bpf.h"
 
 SEC("tp_btf/fcaps_exec")
-int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm,
+int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	     struct cpu_vfs_cap_legacy *fcaps, bool legacy, int ret)
 {
-	struct inode *inode = bprm->file->f_inode;
+	struct inode *inode = file->f_inode;
 	const struct cred *new = bprm->cred;
 	struct fcaps_decision d = {};
 
@@ -29,7 +29,7 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm,
 		 ret == -EPERM ? FCAPS_MALFORMED : FCAPS_WELL_FORMED;
 	d.dev = inode->i_sb->s_dev;
 	d.ino = inode->i_ino;
-	d.nosuid = !!(bprm->file->f_path.mnt->mnt_flags & MNT_NOSUID);
+	d.nosuid = !!(file->f_path.mnt->mnt_flags & MNT_NOSUID);
 	d.fe = fcaps_cap64(fcaps->effective);
 	d.fp = fcaps_cap64(fcaps->permitted);
 	d.fi = fcaps_cap64(fcaps->inheritable);

@@ -13,7 +13,7 @@
 static __always_inline int is_caps_name(const char *name)
 {
 	static const char want[] = FCAPS_XATTR_NAME;
-	char got[sizeof(want)] = {};
+	char got[sizeof(want) + 1] = {};	/* room to see a longer name */
 
 	if (bpf_probe_read_kernel_str(got, sizeof(got), name) != sizeof(want))
 		return 0;
@@ -34,9 +34,9 @@ static __always_inline void file_key(struct dentry *dentry,
 
 /*
  * 6.1's verifier refuses LSM and fentry programs that load a 'const void *'
- * or 'const char *' argument, and these hooks need the name and value, so
- * they are kprobes on the security_*() functions, reading through helpers.
- * The post hook runs only after a successful write, with the stored value.
+ * or 'const char *' argument, and these programs need the name and value,
+ * so they are kprobes, reading through helpers. The post-setxattr hook runs
+ * only after a successful write, with the stored value.
  */
 SEC("kprobe/security_inode_post_setxattr")
 int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
@@ -63,7 +63,11 @@ int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
 	return 0;
 }
 
-/* A removal drops the entry only once it has succeeded. */
+/*
+ * A removal drops the entry only once it has succeeded. __vfs_removexattr
+ * is where the value goes, for removexattr(2) and for the kernel's own
+ * removals (cap_inode_killpriv on chown or write).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
@@ -71,7 +75,7 @@ struct {
 	__type(value, struct fcaps_file_key);
 } removing SEC(".maps");
 
-SEC("kprobe/security_inode_removexattr")
+SEC("kprobe/__vfs_removexattr")
 int BPF_KPROBE(fcaps_policy_remove, struct user_namespace *mnt_userns,
 	       struct dentry *dentry, const char *name)
 {
@@ -85,7 +89,7 @@ int BPF_KPROBE(fcaps_policy_remove, struct user_namespace *mnt_userns,
 	return 0;
 }
 
-SEC("kretprobe/security_inode_removexattr")
+SEC("kretprobe/__vfs_removexattr")
 int BPF_KRETPROBE(fcaps_policy_removed, int ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();

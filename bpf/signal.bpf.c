@@ -35,6 +35,18 @@ static __always_inline int fcaps_dominates(struct task_struct *p, int cap,
 #endif
 }
 
+/* The decision of SEMANTICS 3 (kill) or 4 (scheduling), filled into @d. */
+static __always_inline int rule(__u32 hook, struct task_struct *p,
+				const struct cred *explicit,
+				const struct fcaps_config *cfg,
+				struct fcaps_decision *d)
+{
+	if (hook == FCAPS_HOOK_KILL)
+		return !fcaps_dominates(p, CAP_KILL, d) && cfg->kill && !explicit ?
+		       -EPERM : 0;
+	return fcaps_dominates(p, CAP_SYS_NICE, d) ? 0 : -EPERM;
+}
+
 static __always_inline void decide(__u32 hook, struct task_struct *p, int sig,
 				   const struct cred *explicit)
 {
@@ -44,30 +56,45 @@ static __always_inline void decide(__u32 hook, struct task_struct *p, int sig,
 
 	if (!cfg)
 		return;
-	d.seq = fcaps_new_seq(bpf_get_current_pid_tgid());
+	/*
+	 * A signal with explicit credentials comes from USB completion, which
+	 * may interrupt a task between its own fentry and LSM hook: it must
+	 * not take over that task's in-flight event.
+	 */
+	if (explicit)
+		d.seq = __sync_fetch_and_add(&fcaps_next_seq, 1) + 1;
+	else
+		d.seq = fcaps_new_seq(bpf_get_current_pid_tgid());
 	d.hook = hook;
 	d.sig = sig;
-	if (hook == FCAPS_HOOK_KILL) {
-		if (!fcaps_dominates(p, CAP_KILL, &d) && cfg->kill && !explicit)
-			d.ret = -EPERM;
-	} else if (!fcaps_dominates(p, CAP_SYS_NICE, &d)) {
-		d.ret = -EPERM;
-	}
+	d.ret = rule(hook, p, explicit, cfg, &d);
 	err = fcaps_record(&decisions, &d);
 	fcaps_count(hook, d.ret, err);
 }
 
-/* The recorded decision for the current task's event, if enforcing. */
-static __always_inline int enforce(int ret)
+/*
+ * Enforce mode returns the recorded decision for the current task's event;
+ * if the record is gone (an LRU map under pressure), the rule is applied
+ * again rather than failing open.
+ */
+static __always_inline int enforce(__u32 hook, struct task_struct *p,
+				   const struct cred *explicit, int ret)
 {
 	struct fcaps_config *cfg = fcaps_config();
-	__u64 seq = fcaps_seq_of(bpf_get_current_pid_tgid());
-	struct fcaps_decision *d;
+	__u64 id = bpf_get_current_pid_tgid();
+	__u64 seq = fcaps_seq_of(id);
+	struct fcaps_decision *d, scratch = {};
 
-	if (ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE || !seq)
+	if (ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE)
 		return ret;
-	d = bpf_map_lookup_elem(&decisions, &seq);
-	return d ? d->ret : 0;
+	d = seq ? bpf_map_lookup_elem(&decisions, &seq) : NULL;
+	if (!explicit)
+		bpf_map_delete_elem(&inflight, &id);
+	if (d) {
+		if (d->hook == hook)
+			return d->ret;
+	}
+	return rule(hook, p, explicit, cfg, &scratch);
 }
 
 SEC("fentry/security_task_kill")
@@ -82,7 +109,7 @@ SEC("lsm/task_kill")
 int BPF_PROG(fcaps_kill_enforce, struct task_struct *p,
 	     struct kernel_siginfo *info, int sig, const struct cred *cred, int ret)
 {
-	return enforce(ret);
+	return enforce(FCAPS_HOOK_KILL, p, cred, ret);
 }
 
 SEC("fentry/security_task_setscheduler")
@@ -95,7 +122,7 @@ int BPF_PROG(fcaps_setscheduler_decide, struct task_struct *p)
 SEC("lsm/task_setscheduler")
 int BPF_PROG(fcaps_setscheduler_enforce, struct task_struct *p, int ret)
 {
-	return enforce(ret);
+	return enforce(FCAPS_HOOK_SETSCHEDULER, p, NULL, ret);
 }
 
 SEC("fentry/security_task_setnice")
@@ -108,7 +135,7 @@ int BPF_PROG(fcaps_setnice_decide, struct task_struct *p, int nice)
 SEC("lsm/task_setnice")
 int BPF_PROG(fcaps_setnice_enforce, struct task_struct *p, int nice, int ret)
 {
-	return enforce(ret);
+	return enforce(FCAPS_HOOK_SETNICE, p, NULL, ret);
 }
 
 SEC("fentry/security_task_setioprio")
@@ -121,5 +148,5 @@ int BPF_PROG(fcaps_setioprio_decide, struct task_struct *p, int ioprio)
 SEC("lsm/task_setioprio")
 int BPF_PROG(fcaps_setioprio_enforce, struct task_struct *p, int ioprio, int ret)
 {
-	return enforce(ret);
+	return enforce(FCAPS_HOOK_SETIOPRIO, p, NULL, ret);
 }

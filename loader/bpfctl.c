@@ -164,7 +164,7 @@ int cmd_load(int argc, char **argv)
 	}
 	unpin_all();	/* leftovers of a crashed load, if any */
 	if (mkdir(FCAPS_PIN_DIR, 0700) || mkdir(PROGS_DIR, 0700) || mkdir(LINKS_DIR, 0700)) {
-		fail("load", "creating %s: %s", strerror(errno));
+		fail("load", "creating the pin directories: %s", strerror(errno));
 		goto err;
 	}
 
@@ -509,9 +509,11 @@ int cmd_policy(int argc, char **argv)
 		fd = map_fd("policy");
 		if (fd < 0)
 			return 1;
-		rc = bpf_map_delete_elem(fd, &key);
+		rc = bpf_map_delete_elem(fd, &key) ? errno : 0;
 		close(fd);
-		return rc ? fail("policy del", "%s has no policy entry", argv[2]) : 0;
+		if (rc == ENOENT)
+			return fail("policy del", "%s has no policy entry", argv[2]);
+		return rc ? fail("policy del", "updating the policy map: %s", strerror(rc)) : 0;
 	} else {
 		return policy_usage(2);
 	}

@@ -26,10 +26,19 @@ int fcaps_sets_from_text(const char *text, struct fcaps_sets *sets,
 		return -1;
 	}
 	memset(sets, 0, sizeof(*sets));
-	for (int i = 0; i < 3; i++)
-		for (cap_value_t c = 0; c <= FCAPS_LAST_CAP; c++)
-			if (cap_get_flag(caps, c, flags[i], &v) == 0 && v == CAP_SET)
-				*set_of(sets, i) |= 1ULL << c;
+	for (int i = 0; i < 3; i++) {
+		for (cap_value_t c = 0; c < 64; c++) {
+			if (cap_get_flag(caps, c, flags[i], &v) || v != CAP_SET)
+				continue;
+			if (c > FCAPS_LAST_CAP) {
+				snprintf(err, errlen, "'%s' names capability %d, above "
+					 "CAP_LAST_CAP (%d)", text, c, FCAPS_LAST_CAP);
+				cap_free(caps);
+				return -1;
+			}
+			*set_of(sets, i) |= 1ULL << c;
+		}
+	}
 	cap_free(caps);
 	return 0;
 }

@@ -14,7 +14,8 @@ import os
 import sys
 
 HOOKS = ["exec", "kill", "setscheduler", "setnice", "setioprio", "xattr"]
-EXEC_FIELDS = ["ret", "uid", "euid", "pe", "pp", "pi", "pa", "secureexec"]
+EXEC_FIELDS = ["ret", "legacy", "uid", "euid", "pe", "pp", "pi", "pa", "secureexec"]
+LEGACY_FIELDS = ["tag", "fe", "fp", "fi"]     # when both sides say legacy
 KILL_FIELDS = ["ret", "target", "sig", "pp", "target_pp"]
 OBSERVED = {
     "exec": ["exec_errno", "euid", "Eff", "Prm", "Inh", "Amb", "secure"],
@@ -22,7 +23,9 @@ OBSERVED = {
     "sigchld": ["sigchld", "child_kill_errno"],
     "xinit": ["kill", "errno", "child_alive", "child_signal"],
 }
-CRED_FIELDS = {"euid", "Eff", "Prm", "Inh", "Amb"}
+# What BPF cannot give an exec: the sets. pI' = pI and the ids agree on
+# both paths, so euid and Inh are never excused.
+CRED_FIELDS = {"Eff", "Prm", "Amb"}
 
 
 def load_map(path):
@@ -93,6 +96,7 @@ def shadow(run, rep, reasons):
     # The BPF map is read first; the reader of the kernel's map is itself an
     # exec the kernel records after that snapshot. Such records are left out.
     snapshot = max(bpf) if bpf else 0
+    sched_done = set()
     for seq in sorted(set(bpf) | {q for q in kern if q <= snapshot}):
         b, k = bpf.get(seq), kern.get(seq)
         hook = HOOKS[(b or k)["hook"]]
@@ -102,9 +106,11 @@ def shadow(run, rep, reasons):
                 "bpf": b, "kernel": k}
         if hook in ("setscheduler", "setnice", "setioprio"):
             if not ev or ev["kind"] != "sched" or ev["sender"] != pid:
-                rep.add("shadow", hook, "agree")
+                item["why"] = "a scheduling record outside a workload scheduling event"
+                rep.add("shadow", hook, "disagree", item)
                 continue
-            same = b["ret"] == (0 if ev["ret"] == 0 else -ev.get("errno", 0))
+            sched_done.add(owner[seq])
+            same = b["ret"] == (0 if ev["ret"] == 0 else -ev.get("errno", -1000))
             item["observed"] = ev
             if same:
                 item["id"], item["reason"] = "sched-no-kernel-record", reasons["sched-no-kernel-record"]
@@ -118,11 +124,21 @@ def shadow(run, rep, reasons):
             continue
         fields = EXEC_FIELDS if hook == "exec" else KILL_FIELDS
         if hook == "exec" and b["ret"] != 0:
-            fields = ["ret"]        # a refused exec has no credentials
+            fields = ["ret", "legacy"]      # a refused exec has no credentials
+        if hook == "exec" and b["legacy"] and k["legacy"]:
+            # a malformed value's sets are not defined: compare its tag only
+            fields = fields + (LEGACY_FIELDS if b["ret"] == 0 else ["tag"])
         diff = [f for f in fields if b[f] != k[f]]
         if diff:
             item["why"] = "differs in " + ", ".join(diff)
         rep.add("shadow", hook, "disagree" if diff else "agree", item)
+    # A scheduling call that succeeded went through the hook, so it must
+    # have a BPF record (a refused one may have stopped at the uid check).
+    for i, ev in enumerate(events):
+        if ev["kind"] == "sched" and ev["ret"] == 0 and i not in sched_done:
+            rep.add("shadow", "sched-event", "disagree",
+                    {"key": ev["name"], "scenario": ev["name"], "bpf": None, "kernel": None,
+                     "observed": ev, "why": "no BPF record for this scheduling call"})
     return len(events)
 
 

@@ -86,7 +86,8 @@ sleep 0.3
 check_out "the kernel refuses uid 1000's SIGTERM to its capped target" "kill=-1 errno=1" \
 	runas 1000 /tmp/p kill $target 15
 kill -9 $target
-rec() { fcapsctl decisions --json | grep "\"map\":\"$1\"" | grep '"hook":"kill"' | grep "\"target\":$target,"; }
+rec() { fcapsctl decisions --json | grep "\"map\":\"$1\"" | grep '"hook":"kill"' |
+	grep "\"target\":$target,\"sig\":15,"; }
 seq=$(rec decisions | sed -n 's/.*"seq":\([0-9]*\).*"ret":\(-*[0-9]*\).*/\1 \2/p' | tail -n 1)
 check "BPF recorded the refused signal as EPERM (seq ${seq% *})" [ "${seq#* }" = "-1" ]
 check_out "the kernel's record has the same seq and decision" "${seq% *} -1" \

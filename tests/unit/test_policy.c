@@ -81,6 +81,7 @@ int main(void)
 		{ "/etc/passwd hex:3003981", "is not hex:BYTES" },
 		{ "/etc/passwd hex:0000000000000000", "does not start with a legacy tag" },
 		{ "/etc/passwd v1 cap_bpf+ep", "v1 names capabilities 0-31 only" },
+		{ "/etc/passwd 41+p", "above CAP_LAST_CAP (40)" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[256], what[320];
