@@ -34,6 +34,9 @@ GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh)
 HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
 TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
+# BPF builds with one planted bug each, for the differential's self-check
+PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH
+PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 
 .PHONY: all deps kernels shell test help clean run check-series diff diff-selfcheck planted
 .DELETE_ON_ERROR:
@@ -162,8 +165,6 @@ check-series: $(KSTAMP_STOCK)
 	tests/check-series
 
 # The differential's self-check: one fcapsctl per planted BPF bug.
-PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH
-PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 $(BUILD)/planted/%/fcapsctl: $(FCAPS_BPF:%=bpf/%.bpf.c) bpf/fcaps.h bpf/fcaps.bpf.h \
 		$(BUILD)/vmlinux.h $(FCAPSCTL_SRCS) $(wildcard loader/*.h)
 	@mkdir -p $(@D)
