@@ -104,14 +104,11 @@ static void run_exec(const struct exec_row *r)
 	char buf[128];
 	char *argv[] = { (char *)exec_path(r->file, buf, sizeof(buf)), "status", NULL };
 	const char *line;
-	int fd, ok;
 	pid_t pid;
+	int ok;
 
 	apply(r->sw);
-	pid = spawn(&r->c, argv, &fd);
-	line = read_output(fd, 1);
-	close(fd);
-	reap(pid);
+	line = run_to_end(&r->c, argv, &pid);
 	if (path != KERNEL) {
 		check_bpf_exec(r, line);
 		return;
@@ -235,14 +232,11 @@ static void run_sigchld(int kill_off)
 	struct creds c;
 	char *argv[] = { (char *)actor(FC "v1_raw_ep", U, &c), "sigchld", NULL };
 	const char *line;
-	int fd, ok;
 	pid_t pid;
+	int ok;
 
 	apply((struct switches){ .kill_off = kill_off });
-	pid = spawn(&c, argv, &fd);
-	line = read_output(fd, 1);
-	close(fd);
-	reap(pid);
+	line = run_to_end(&c, argv, &pid);
 	ok = field(line, "sigchld") == 1 &&
 	     field(line, "child_kill_errno") == (kill_off ? 0 : EPERM);
 	check(ok, "%ssignal: kernel SIGCHLD reaches a capped parent; the child's "
@@ -259,16 +253,11 @@ static void run_xinit(int kill_off)
 	char *argv[] = { FC "plain", "xinit", FC "v1_raw_ep", NULL };
 	struct creds c = { U };
 	const char *out;
-	int fd, ok;
 	pid_t pid;
+	int ok;
 
 	apply((struct switches){ .kill_off = kill_off });
-	pid = spawn(&c, argv, &fd);
-	out = read_output(fd, 1);
-	close(fd);
-	waitpid(pid, NULL, 0);
-	if (has_field(out, "child") && field(out, "child_alive") == 1)
-		reap((pid_t)field(out, "child"));
+	out = run_to_end(&c, argv, &pid);
 	if (kill_off)
 		ok = field(out, "kill") == 0 && field(out, "child_alive") == 0 &&
 		     field(out, "child_signal") == SIGTERM;
@@ -443,10 +432,7 @@ static void run_trace(void)
 		check(0, "trace: enabling events/fcaps in tracefs");
 		return;
 	}
-	pid = spawn(&c, argv, &fd);
-	read_output(fd, 1);
-	close(fd);
-	reap(pid);
+	run_to_end(&c, argv, &pid);
 	run_pair(&kill_row, &sp, &tp);
 	write_file(TRACING "events/fcaps/enable", "0");
 	fd = open(TRACING "trace", O_RDONLY);

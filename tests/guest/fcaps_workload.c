@@ -66,15 +66,11 @@ static void run_exec(const char *name, const char *file, const struct creds *c,
 					    "Prm", "Inh", "Amb", "secure", NULL };
 	char *argv[] = { (char *)file, "status", NULL };
 	const char *line;
-	int fd;
 	pid_t pid;
 
 	event_begin();
 	apply(sw);
-	pid = spawn(c, argv, &fd);
-	line = read_output(fd, 1);
-	close(fd);
-	reap(pid);
+	line = run_to_end(c, argv, &pid);
 	printf("{\"workload\":%d,", getpid());
 	json_str("name", name);
 	printf(",\"kind\":\"exec\",");
@@ -115,17 +111,11 @@ static void run_probe_cmd(const char *name, const char *kind, char *const argv[]
 {
 	struct creds c = { U };
 	const char *out;
-	int fd;
 	pid_t pid;
 
 	event_begin();
 	apply(sw);
-	pid = spawn(&c, argv, &fd);
-	out = read_output(fd, 1);
-	close(fd);
-	waitpid(pid, NULL, 0);
-	if (has_field(out, "child") && field(out, "child_alive") == 1)
-		reap((pid_t)field(out, "child"));
+	out = run_to_end(&c, argv, &pid);
 	printf("{\"workload\":%d,", getpid());
 	json_str("name", name);
 	printf(",\"kind\":\"%s\",\"pid\":%d", kind, pid);

@@ -160,6 +160,20 @@ const char *run_pair_procs(const struct creds *tc, const char *target,
 	return line;
 }
 
+const char *run_to_end(const struct creds *c, char *const argv[], pid_t *pid)
+{
+	const char *out;
+	int fd;
+
+	*pid = spawn(c, argv, &fd);
+	out = read_output(fd, 1);
+	close(fd);
+	reap(*pid);
+	if (has_field(out, "child") && field(out, "child_alive") == 1)
+		reap((pid_t)field(out, "child"));
+	return out;
+}
+
 char *read_output(int fd, int all)
 {
 	static char buf[4096];

@@ -31,6 +31,11 @@ pid_t spawn(const struct creds *c, char *const argv[], int *out);
 const char *run_pair_procs(const struct creds *tc, const char *target,
 			   const struct creds *sc, const char *sender,
 			   const char *op, int sig, pid_t *tp, pid_t *sp);
+/*
+ * Run @argv as @c to the end and return all it printed; its pid goes to
+ * @pid. A child it reports alive ("child=PID child_alive=1") is killed.
+ */
+const char *run_to_end(const struct creds *c, char *const argv[], pid_t *pid);
 /* Read one line (without newline) or, with @all, everything until EOF. */
 char *read_output(int fd, int all);
 /* The value of "key=..." in @line as a number; -1 (all ones) if absent. */
