@@ -25,8 +25,10 @@ KPATCHED := $(KCOMMON) vmconfig/patched.config kernel-patch/series \
 	$(wildcard kernel-patch/*.patch)
 khash = $(shell cat $(1) | sha256sum | cut -c1-16)
 kstamp = $(FCAPS_CACHE)/build-$(1)/.fcaps-built-$(2)
+KPLANTED := $(KPATCHED) tests/diff/kernel-plants.patch
 KSTAMP_PATCHED := $(call kstamp,patched,$(call khash,$(KPATCHED)))
 KSTAMP_STOCK := $(call kstamp,stock,$(call khash,$(KCOMMON)))
+KSTAMP_PLANTED := $(call kstamp,planted,$(call khash,$(KPLANTED)))
 
 vpath %.bpf.c bpf tests/guest
 GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_scenarios fcaps_workload fcapsctl
@@ -35,7 +37,8 @@ GUEST_TESTS := $(wildcard tests/guest/*.sh)
 HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
 TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
 # BPF builds with one planted bug each, for the differential's self-check
-PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH
+PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH \
+	ENFORCE_EXEC ENFORCE_KILL SEQ_SKEW CEILING_PP CEILING_NO_COPY CEILING_NO_CAPSET
 PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 
 .PHONY: all deps kernels shell test help clean run check-series diff diff-selfcheck planted
@@ -73,17 +76,23 @@ $(KSTAMP_STOCK): | deps
 	vmconfig/build-kernel stock
 	rm -f $(dir $@).fcaps-built-* && touch $@
 
+# The differential's self-check boots this one with fcaps_plant=NAME.
+$(KSTAMP_PLANTED): | deps
+	vmconfig/build-kernel planted
+	rm -f $(dir $@).fcaps-built-* && touch $@
+
 # BTF of the patched kernel: a superset of stock's (it adds the tracepoints).
 $(BUILD)/vmlinux.h: $(KSTAMP_PATCHED)
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file $(FCAPS_CACHE)/build-patched/vmlinux format c > $@
 
-$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h bpf/fcaps.h bpf/fcaps.bpf.h | deps
+BPF_HEADERS := $(wildcard bpf/*.h)
+$(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h $(BPF_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # One .bpf.c per concern, linked into one object and one skeleton.
-FCAPS_BPF := exec signal policy kernel
+FCAPS_BPF := exec signal policy kernel ceiling
 $(BUILD)/bpf/fcaps.bpf.o: $(FCAPS_BPF:%=$(BUILD)/bpf/%.bpf.o)
 	$(BPFTOOL) gen object $@ $^
 
@@ -111,7 +120,7 @@ FCAPSCTL_SRCS := $(wildcard loader/*.c)
 $(BUILD)/guest-bin/fcapsctl: $(FCAPSCTL_SRCS) $(wildcard loader/*.h) bpf/fcaps.h \
 		$(BUILD)/fcaps.skel.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap
+	$(CC) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
 
 $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c
 	@mkdir -p $(@D)
@@ -145,7 +154,7 @@ $(BUILD)/test/smoke.ext4: | deps
 shell: all
 	vmconfig/run-vm --kernel $(KERNEL)
 
-test: all $(PLANTED)
+test: all $(PLANTED) $(KSTAMP_PLANTED)
 	tests/run
 
 clean:
@@ -165,7 +174,7 @@ check-series: $(KSTAMP_STOCK)
 	tests/check-series
 
 # The differential's self-check: one fcapsctl per planted BPF bug.
-$(BUILD)/planted/%/fcapsctl: $(FCAPS_BPF:%=bpf/%.bpf.c) bpf/fcaps.h bpf/fcaps.bpf.h \
+$(BUILD)/planted/%/fcapsctl: $(FCAPS_BPF:%=bpf/%.bpf.c) $(BPF_HEADERS) \
 		$(BUILD)/vmlinux.h $(FCAPSCTL_SRCS) $(wildcard loader/*.h)
 	@mkdir -p $(@D)
 	for s in $(FCAPS_BPF); do \
@@ -173,7 +182,7 @@ $(BUILD)/planted/%/fcapsctl: $(FCAPS_BPF:%=bpf/%.bpf.c) bpf/fcaps.h bpf/fcaps.bp
 	done
 	$(BPFTOOL) gen object $(@D)/fcaps.bpf.o $(FCAPS_BPF:%=$(@D)/%.bpf.o)
 	$(BPFTOOL) gen skeleton $(@D)/fcaps.bpf.o name fcaps_bpf > $(@D)/fcaps.skel.h
-	$(CC) -I$(@D) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap
+	$(CC) -I$(@D) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
 
 planted: $(PLANTED)
 
@@ -184,5 +193,5 @@ EVENTS ?= 5000
 diff: all
 	tests/diff/run --seed $(SEED) --events $(EVENTS)
 
-diff-selfcheck: all $(PLANTED)
+diff-selfcheck: all $(PLANTED) $(KSTAMP_PLANTED)
 	tests/diff/selfcheck
