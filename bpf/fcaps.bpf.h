@@ -9,21 +9,28 @@
 #include "fcaps.h"
 
 #define EPERM		1
+#define EINVAL		22
+#define ERANGE		34
 #define MNT_NOSUID	0x01
 #define S_ISUID		04000
 #define S_ISGID		02000
 #define S_IXGRP		00010
 #define LSM_UNSAFE_PTRACE	2
 #define LSM_UNSAFE_NO_NEW_PRIVS	4
-#define CAP_SETUID	7
+#define SECURE_NOROOT	0
+#define SECURE_KEEP_CAPS	4
 #define CAP_KILL	5
+#define CAP_SETUID	7
 #define CAP_SYS_PTRACE	19
+#define CAP_SYS_ADMIN	21
 #define CAP_SYS_NICE	23
+#define CAP_SETFCAP	31
 #define CAP_FULL	((2ULL << FCAPS_LAST_CAP) - 1)
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FCAPS_MAX_POLICY);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, struct fcaps_file_key);
 	__type(value, struct fcaps_policy_value);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
@@ -38,7 +45,7 @@ struct {
 } config SEC(".maps") __weak;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, FCAPS_NHOOKS);
 	__type(key, __u32);
 	__type(value, struct fcaps_counters);
@@ -59,16 +66,38 @@ FCAPS_DECISION_MAP(decisions);
 FCAPS_DECISION_MAP(kdecisions);
 
 /*
- * The event a hook is deciding, so that later hooks of the same event (a
- * script's interpreter, the kernel's tracepoint, the enforcing LSM hook)
- * use its seq: exec events by their linux_binprm, others by task.
+ * The seq of the event a task is in, so that the kernel's tracepoint of
+ * the same event records under it. It only joins records: no decision is
+ * ever taken from it.
  */
+struct fcaps_inflight {
+	__u64 exec_seq;
+	__u64 task_seq;			/* signal or scheduling call */
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u64);
-	__type(value, __u64);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct fcaps_inflight);
 } inflight SEC(".maps") __weak;
+
+/*
+ * The seq of a signal sent with explicit credentials (USB completion, maybe
+ * in interrupt context): it must not take over the interrupted task's slot,
+ * so it has one per CPU, matched by the credentials it carries.
+ */
+struct fcaps_explicit {
+	__u64 seq;
+	__u64 cred;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct fcaps_explicit);
+} explicit_inflight SEC(".maps") __weak;
 
 /* The next event number; seq 0 is never used. */
 __u64 fcaps_next_seq __weak;
@@ -76,23 +105,21 @@ __u64 fcaps_next_seq __weak;
 static __always_inline struct fcaps_config *fcaps_config(void)
 {
 	__u32 zero = 0;
+	struct fcaps_config *cfg = bpf_map_lookup_elem(&config, &zero);
 
-	return bpf_map_lookup_elem(&config, &zero);
+	/* nothing happens until the loader has armed a complete set */
+	return cfg && cfg->armed ? cfg : NULL;
 }
 
-static __always_inline __u64 fcaps_new_seq(__u64 inflight_key)
+static __always_inline struct fcaps_inflight *fcaps_inflight(struct task_struct *task)
 {
-	__u64 seq = __sync_fetch_and_add(&fcaps_next_seq, 1) + 1;
-
-	bpf_map_update_elem(&inflight, &inflight_key, &seq, BPF_ANY);
-	return seq;
+	return bpf_task_storage_get(&inflight, task, 0,
+				    BPF_LOCAL_STORAGE_GET_F_CREATE);
 }
 
-static __always_inline __u64 fcaps_seq_of(__u64 inflight_key)
+static __always_inline __u64 fcaps_new_seq(void)
 {
-	__u64 *seq = bpf_map_lookup_elem(&inflight, &inflight_key);
-
-	return seq ? *seq : 0;
+	return __sync_fetch_and_add(&fcaps_next_seq, 1) + 1;
 }
 
 static __always_inline void fcaps_count(__u32 hook, int ret, int error)
@@ -101,13 +128,21 @@ static __always_inline void fcaps_count(__u32 hook, int ret, int error)
 
 	if (!c)
 		return;
-	__sync_fetch_and_add(&c->seen, 1);
+	/* per CPU, and a program does not migrate: no atomics needed */
+	c->seen++;
 	if (error)
-		__sync_fetch_and_add(&c->errors, 1);
+		c->errors++;
 	else if (ret)
-		__sync_fetch_and_add(&c->denied, 1);
+		c->denied++;
 	else
-		__sync_fetch_and_add(&c->allowed, 1);
+		c->allowed++;
+}
+
+/* Whether a decision with result @ret is to be recorded */
+static __always_inline int fcaps_recording(const struct fcaps_config *cfg, int ret)
+{
+	return cfg->record == FCAPS_RECORD_ALL ||
+	       (cfg->record == FCAPS_RECORD_DENIED && ret);
 }
 
 static __always_inline __u64 fcaps_cap64(kernel_cap_t c)
@@ -118,6 +153,27 @@ static __always_inline __u64 fcaps_cap64(kernel_cap_t c)
 static __always_inline int fcaps_has_cap(kernel_cap_t c, int cap)
 {
 	return (fcaps_cap64(c) >> cap) & 1;
+}
+
+/*
+ * cap_capable(): does @cred hold @cap in @ns? In its own namespace, by its
+ * effective set; in a descendant, if it owns the namespace's parent chain.
+ */
+static __always_inline int fcaps_ns_capable(const struct cred *cred,
+					    struct user_namespace *ns, int cap)
+{
+	struct user_namespace *own = cred->user_ns;
+
+	for (int i = 0; i < 33 && ns; i++) {	/* 32 nested namespaces at most */
+		if (ns == own)
+			return fcaps_has_cap(cred->cap_effective, cap);
+		if (ns->level <= own->level)
+			return 0;
+		if (ns->parent == own && ns->owner.val == cred->euid.val)
+			return 1;
+		ns = ns->parent;
+	}
+	return 0;
 }
 
 /* Store @d as the decision of event @seq in @map; 0 or -1. */

@@ -45,6 +45,20 @@ struct fcaps_sets {
 	__u64 inheritable;
 };
 
+/* 6.1's own formats (include/uapi/linux/capability.h) */
+#define FCAPS_61_REVISION_MASK	0xFF000000U
+#define FCAPS_61_EFFECTIVE	0x000001U
+#define FCAPS_61_REVISION_1	0x01000000U	/* 12 bytes, caps 0-31 */
+#define FCAPS_61_REVISION_2	0x02000000U	/* 20 bytes */
+#define FCAPS_61_REVISION_3	0x03000000U	/* 24 bytes, with a rootid */
+#define FCAPS_61_MAX_SIZE	24		/* 6.1's read buffer */
+/*
+ * A policy entry's len for a value that 6.1's getxattr refuses (EINVAL: too
+ * short for a tag, or a revision it cannot show), so that the loader cannot
+ * read it, and that 6.1's exec refuses with EINVAL all the same.
+ */
+#define FCAPS_LEN_UNREADABLE	0xFFFFFFFFU
+
 enum fcaps_form {
 	FCAPS_NOT_LEGACY = 0,	/* absent, too short for a tag, or 6.1's own */
 	FCAPS_WELL_FORMED = 1,
@@ -53,16 +67,23 @@ enum fcaps_form {
 
 /*
  * FCAPS_PLANT_<BUG> (BPF builds of the differential's self-check only)
- * plants one realistic bug, to prove the differential catches it:
- * SUBSET_INVERTED, NO_CAP_KILL, IGNORE_FE, IGNORE_NOSUID, WRONG_SIZE,
- * V3_HIGH.
+ * plants one realistic bug, to prove the differential catches it; the
+ * list, with what each should be caught on, is tests/diff/plants.txt.
  */
 
 /* ---- BPF maps, pinned by name under FCAPS_PIN_DIR ---- */
 
 #define FCAPS_PIN_DIR		"/sys/fs/bpf/fcaps"
 #define FCAPS_MAX_DECISIONS	65536
-#define FCAPS_MAX_POLICY	16384
+#define FCAPS_MAX_POLICY	(1 << 20)	/* allocated as used */
+
+#define FCAPS_MAX_CEILINGS	65536
+
+/* ceilings[struct cred *]: what the legacy rules would have left it */
+struct fcaps_ceiling {
+	__u64 pe;			/* capable() refuses anything else */
+	__u64 pp;
+};
 
 /* policy: a file, as the kernel names it (s_dev encoding, not st_dev) */
 struct fcaps_file_key {
@@ -71,9 +92,12 @@ struct fcaps_file_key {
 	__u64 ino;
 };
 
-/* policy: the file's security.capability value, kept raw */
+/*
+ * policy: the file's security.capability value, kept raw, whatever its
+ * format (legacy values get the 2006 rules, others 6.1's).
+ */
 struct fcaps_policy_value {
-	__u32 len;			/* full size; > FCAPS_MAX_SIZE is malformed */
+	__u32 len;			/* full size, maybe > FCAPS_MAX_SIZE */
 	__u8 value[FCAPS_MAX_SIZE];
 };
 
@@ -82,12 +106,25 @@ enum fcaps_mode {
 	FCAPS_MODE_ENFORCE = 1,		/* return the decisions */
 };
 
-/* config[0]: the mode and SEMANTICS section 5's switches */
+/*
+ * config[0]: the mode and SEMANTICS section 5's switches. Programs do
+ * nothing until armed, which the loader sets last, in one update, once
+ * everything is attached and pinned: a load killed half-way enforces
+ * nothing.
+ */
+enum fcaps_record {
+	FCAPS_RECORD_ALL = 0,		/* every decision (the differential) */
+	FCAPS_RECORD_DENIED = 1,	/* refusals only */
+	FCAPS_RECORD_NONE = 2,		/* nothing: the cheapest enforcement */
+};
+
 struct fcaps_config {
 	__u32 mode;
 	__u32 exec;
 	__u32 kill;
 	__u32 nosuid_ignore;
+	__u32 armed;
+	__u32 record;			/* enum fcaps_record */
 };
 
 enum fcaps_hook {
@@ -97,10 +134,11 @@ enum fcaps_hook {
 	FCAPS_HOOK_SETNICE,
 	FCAPS_HOOK_SETIOPRIO,
 	FCAPS_HOOK_XATTR,		/* policy updates from setxattr/removexattr */
+	FCAPS_HOOK_XATTR_GUARD,		/* security.* writes refused (SEMANTICS 6) */
 	FCAPS_NHOOKS,
 };
 
-/* counters[hook] */
+/* counters[hook], per CPU: summed by the reader */
 struct fcaps_counters {
 	__u64 seen;
 	__u64 allowed;
@@ -110,13 +148,16 @@ struct fcaps_counters {
 
 /*
  * decisions[seq] (BPF) and kdecisions[seq] (the kernel's, from its
- * tracepoints): one record per event, the same seq in both.
+ * tracepoints): one record per event, the same seq in both. Each record
+ * holds the decision and every input that can decide it, so that the
+ * differential can compare both and tell which rule decided.
  */
 struct fcaps_decision {
 	__u64 seq;
 	__u32 hook;			/* enum fcaps_hook */
 	__u32 pid;			/* the exec'ing task, or the sender */
-	__u32 target;			/* signal or scheduling target */
+	__u32 target;			/* signal or scheduling target (pid) */
+	__u32 target_tgid;		/* ... and its thread group */
 	__s32 sig;
 	__s32 ret;			/* 0 or -errno: the decision */
 	__u32 form;			/* exec: enum fcaps_form of the value */
@@ -125,11 +166,23 @@ struct fcaps_decision {
 	__u32 dev;			/* exec: the final binary (s_dev, ino) */
 	__u64 ino;
 	__u32 tag;
-	__u32 uid;			/* exec: the new real and effective uid */
+	__u32 uid;			/* exec: the new ids */
 	__u32 euid;
+	__u32 suid;
+	__u32 gid;
+	__u32 egid;
+	__u32 old_euid;			/* exec: the ids before */
+	__u32 old_egid;
+	__u32 securebits;		/* exec: new; others: the sender's */
 	__u32 secureexec;		/* exec: AT_SECURE */
+	__u32 setid;			/* exec: euid or egid changes */
+	__u32 unsafe;			/* exec: bprm->unsafe (LSM_UNSAFE_*) */
+	__u32 explicit_cred;		/* signal: sent with explicit credentials */
+	__u32 same_userns;		/* signal/sched: sender and target share it */
+	__u32 cap_in_target_ns;		/* CAP_KILL/CAP_SYS_NICE in the target's ns */
 	__u64 fe, fp, fi;		/* exec: the file's sets */
 	__u64 pe, pp, pi, pa;		/* exec: new sets; others: sender's */
+	__u64 old_pp, bset;		/* exec: permitted and bounding before */
 	__u64 target_pp;		/* signal/scheduling: target's permitted */
 };
 
@@ -183,6 +236,49 @@ fcaps_decode(const __u8 *buf, __u32 len, struct fcaps_sets *sets)
 	sets->permitted = p;
 	sets->inheritable = i;
 	return FCAPS_WELL_FORMED;
+}
+
+/*
+ * 6.1's reading of a value that is not legacy-tagged (get_vfs_caps_from_disk
+ * and bprm_caps_from_vfs_caps): 0 with the sets, the effective flag and the
+ * rootid, or the error the exec then fails with (-ERANGE: longer than 6.1's
+ * buffer; -EINVAL: shorter than a tag, unknown revision, wrong size).
+ */
+static __always_inline int fcaps_decode_61(const __u8 *buf, __u32 len,
+					   struct fcaps_sets *sets,
+					   __u32 *effective, __u32 *rootid)
+{
+	__u32 magic, rev;
+
+	if (len == FCAPS_LEN_UNREADABLE)
+		return -22;			/* EINVAL */
+	if (len > FCAPS_61_MAX_SIZE)
+		return -34;			/* ERANGE */
+	if (len < 4)
+		return -22;			/* EINVAL */
+	magic = fcaps_le32(buf);
+	rev = magic & FCAPS_61_REVISION_MASK;
+	*rootid = 0;
+	if (rev == FCAPS_61_REVISION_1 && len == 12) {
+		sets->permitted = fcaps_le32(buf + 4);
+		sets->inheritable = fcaps_le32(buf + 8);
+	} else if ((rev == FCAPS_61_REVISION_2 && len == 20) ||
+		   (rev == FCAPS_61_REVISION_3 && len == 24)) {
+		sets->permitted = fcaps_le32(buf + 4) |
+				  (__u64)fcaps_le32(buf + 12) << 32;
+		sets->inheritable = fcaps_le32(buf + 8) |
+				    (__u64)fcaps_le32(buf + 16) << 32;
+		if (rev == FCAPS_61_REVISION_3)
+			*rootid = fcaps_le32(buf + 20);
+	} else {
+		return -22;
+	}
+	/* 6.1 drops bits above CAP_LAST_CAP rather than refusing them */
+	sets->permitted &= FCAPS_VALID_MASK;
+	sets->inheritable &= FCAPS_VALID_MASK;
+	sets->effective = magic & FCAPS_61_EFFECTIVE ? sets->permitted : 0;
+	*effective = !!(magic & FCAPS_61_EFFECTIVE);
+	return 0;
 }
 
 static __always_inline void fcaps_put_le32(__u8 *p, __u32 v)

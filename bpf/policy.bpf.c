@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Keep the policy map true while the system runs: a security.capability
- * write or removal updates or drops the file's entry. Legacy-tagged values
- * are kept raw, malformed ones included; any other value drops the entry.
+ * Keep the policy map true while the system runs, and keep the attribute
+ * it mirrors out of unprivileged hands (SEMANTICS 6).
+ *
+ * Sync: a security.capability write stores the value raw, whatever its
+ * format; a removal that succeeded (removexattr(2), the kernel's own on
+ * chown or write, an overlay passing it down) drops it; so does freeing
+ * an inode with no links left, or its superblock, so that a reused inode
+ * or device number inherits nothing.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -10,17 +15,32 @@
 #include <bpf/bpf_core_read.h>
 #include "fcaps.bpf.h"
 
-static __always_inline int is_caps_name(const char *name)
-{
-	static const char want[] = FCAPS_XATTR_NAME;
-	char got[sizeof(want) + 1] = {};	/* room to see a longer name */
+/* Set by the loader: the kernel's LSM layer runs the capability module's
+ * xattr checks itself (it has inode_xattr_skipcap, kernel-patch 0001). */
+const volatile __u32 lsm_runs_cap_xattr;
 
-	if (bpf_probe_read_kernel_str(got, sizeof(got), name) != sizeof(want))
+#define SEC_PREFIX "security."
+#define NAME_MAX_READ 32
+
+/* 2: security.capability, 1: another security.* name, 0: anything else */
+static __always_inline int xattr_kind(const char *name)
+{
+	static const char caps[] = FCAPS_XATTR_NAME;
+	char got[NAME_MAX_READ] = {};
+	long n = bpf_probe_read_kernel_str(got, sizeof(got), name);
+	int i;
+
+	if (n < (long)sizeof(SEC_PREFIX))
 		return 0;
-	for (int i = 0; i < sizeof(want); i++)
-		if (got[i] != want[i])
+	for (i = 0; i < sizeof(SEC_PREFIX) - 1; i++)
+		if (got[i] != SEC_PREFIX[i])
 			return 0;
-	return 1;
+	if (n != sizeof(caps))
+		return 1;
+	for (i = 0; i < sizeof(caps); i++)
+		if (got[i] != caps[i])
+			return 1;
+	return 2;
 }
 
 static __always_inline void file_key(struct dentry *dentry,
@@ -33,10 +53,9 @@ static __always_inline void file_key(struct dentry *dentry,
 }
 
 /*
- * 6.1's verifier refuses LSM and fentry programs that load a 'const void *'
- * or 'const char *' argument, and these programs need the name and value,
- * so they are kprobes, reading through helpers. The post-setxattr hook runs
- * only after a successful write, with the stored value.
+ * A kprobe, as 6.1's verifier refuses a tracing program that loads a
+ * 'const void *' argument, and the value is needed. The hook runs only
+ * after a successful write, with the stored value.
  */
 SEC("kprobe/security_inode_post_setxattr")
 int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
@@ -44,62 +63,143 @@ int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
 {
 	struct fcaps_policy_value v = {};
 	struct fcaps_file_key key = {};
-	__u32 tag, n;
+	__u32 n;
 	int err = 0;
 
-	if (!is_caps_name(name))
+	if (xattr_kind(name) != 2)
 		return 0;
 	file_key(dentry, &key);
 	v.len = size;
 	n = size > FCAPS_MAX_SIZE ? FCAPS_MAX_SIZE : size;
-	if (n >= 4 && bpf_probe_read_kernel(v.value, n, value))
+	barrier_var(n);		/* keep the bound on the register passed */
+	if (n > FCAPS_MAX_SIZE)
+		n = FCAPS_MAX_SIZE;
+	if (n && bpf_probe_read_kernel(v.value, n, value))
 		err = 1;
-	tag = fcaps_le32(v.value);
-	if (!err && size >= 4 && (tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG))
+	/* a full map loses this write: counted, and 'status' raises it */
+	if (!err)
 		err = bpf_map_update_elem(&policy, &key, &v, BPF_ANY) != 0;
-	else
-		bpf_map_delete_elem(&policy, &key);
 	fcaps_count(FCAPS_HOOK_XATTR, 0, err);
 	return 0;
 }
 
-/*
- * A removal drops the entry only once it has succeeded. __vfs_removexattr
- * is where the value goes, for removexattr(2) and for the kernel's own
- * removals (cap_inode_killpriv on chown or write).
- */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u64);
-	__type(value, struct fcaps_file_key);
-} removing SEC(".maps");
-
-SEC("kprobe/__vfs_removexattr")
-int BPF_KPROBE(fcaps_policy_remove, struct user_namespace *mnt_userns,
-	       struct dentry *dentry, const char *name)
+/* Arguments and result together: nested removals cannot mix them up. */
+SEC("fexit/__vfs_removexattr")
+int BPF_PROG(fcaps_policy_removed, struct user_namespace *mnt_userns,
+	     struct dentry *dentry, const char *name, int ret)
 {
-	__u64 id = bpf_get_current_pid_tgid();
 	struct fcaps_file_key key = {};
 
-	if (!is_caps_name(name))
+	if (ret || xattr_kind(name) != 2)
 		return 0;
 	file_key(dentry, &key);
-	bpf_map_update_elem(&removing, &id, &key, BPF_ANY);
-	return 0;
-}
-
-SEC("kretprobe/__vfs_removexattr")
-int BPF_KRETPROBE(fcaps_policy_removed, int ret)
-{
-	__u64 id = bpf_get_current_pid_tgid();
-	struct fcaps_file_key *key = bpf_map_lookup_elem(&removing, &id);
-
-	if (!key)
-		return 0;
-	if (!ret)
-		bpf_map_delete_elem(&policy, key);
-	bpf_map_delete_elem(&removing, &id);
+	bpf_map_delete_elem(&policy, &key);
 	fcaps_count(FCAPS_HOOK_XATTR, 0, 0);
 	return 0;
 }
+
+/* An inode freed with no links left: its number may be reused. */
+SEC("fentry/security_inode_free")
+int BPF_PROG(fcaps_policy_inode_free, struct inode *inode)
+{
+	struct fcaps_file_key key = {};
+
+	if (inode->i_nlink)
+		return 0;
+	key.dev = inode->i_sb->s_dev;
+	key.ino = inode->i_ino;
+	bpf_map_delete_elem(&policy, &key);
+	return 0;
+}
+
+static long drop_dev(struct bpf_map *map, const struct fcaps_file_key *key,
+		     void *value, const __u32 *dev)
+{
+	if (key->dev == *dev)
+		bpf_map_delete_elem(map, key);
+	return 0;
+}
+
+/* A superblock going away: its device number may be reused. */
+SEC("fentry/security_sb_free")
+int BPF_PROG(fcaps_policy_sb_free, struct super_block *sb)
+{
+	__u32 dev = sb->s_dev;
+
+	bpf_for_each_map_elem(&policy, drop_dev, &dev, 0);
+	return 0;
+}
+
+/* Is a uid or gid of the inode mapped in @ns (5 extents: 6.1's inline map)? */
+static __always_inline int mapped(struct uid_gid_map *map, __u32 id)
+{
+	__u32 n = map->nr_extents;
+
+	for (int i = 0; i < 5; i++) {
+		struct uid_gid_extent *e = &map->extent[i];
+
+		if (i < n && id >= e->lower_first && id - e->lower_first < e->count)
+			return 1;
+	}
+	return 0;
+}
+
+/* capable_wrt_inode_uidgid(CAP_SETFCAP), as 6.1 asks for security.capability */
+static __always_inline int may_set_fcaps(struct inode *inode)
+{
+	const struct cred *cred = bpf_get_current_task_btf()->cred;
+	struct user_namespace *ns = cred->user_ns;
+
+	if (!fcaps_has_cap(cred->cap_effective, CAP_SETFCAP))
+		return 0;
+	if (!ns->level)
+		return 1;
+	return mapped(&ns->uid_map, inode->i_uid.val) &&
+	       mapped(&ns->gid_map, inode->i_gid.val);
+}
+
+static __always_inline int guard(int kind, int empty_caps, struct inode *inode)
+{
+	int ret = 0;
+
+	if (!kind || !fcaps_config())
+		return 0;
+	/* 6.1 checks an empty security.capability nowhere (SEMANTICS 6) */
+	if (empty_caps && !may_set_fcaps(inode))
+		ret = -EPERM;
+	/* 1 makes 6.1's LSM layer run the capability module's checks,
+	 * which any other value from the bpf LSM skips */
+	else if (!lsm_runs_cap_xattr)
+		ret = 1;
+	fcaps_count(FCAPS_HOOK_XATTR_GUARD, ret < 0, 0);
+	return ret;
+}
+
+/*
+ * Raw context: BPF_PROG would load every argument, and 6.1's verifier
+ * refuses a load of inode_setxattr's 'const void *value'.
+ */
+SEC("lsm/inode_setxattr")
+int fcaps_guard_setxattr(unsigned long long *ctx)
+{
+	struct dentry *dentry = (struct dentry *)ctx[1];
+	const char *name = (const char *)ctx[2];
+	size_t size = ctx[4];
+	int ret = ctx[6], kind;
+
+	if (ret)
+		return ret;
+	kind = xattr_kind(name);
+	return guard(kind, kind == 2 && !size, dentry->d_inode);
+}
+
+SEC("lsm/inode_removexattr")
+int BPF_PROG(fcaps_guard_removexattr, struct user_namespace *mnt_userns,
+	     struct dentry *dentry, const char *name, int ret)
+{
+	if (ret)
+		return ret;
+	return guard(xattr_kind(name), 0, dentry->d_inode);
+}
+
+char LICENSE[] SEC("license") = "GPL";

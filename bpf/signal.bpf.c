@@ -3,150 +3,122 @@
  * Signals and scheduling: SEMANTICS sections 3 and 4 from the live
  * credentials of sender and target.
  *
- * The capability module's hooks run before ours and stop the LSM chain
- * when they refuse, so the decision is taken and recorded in fentry
- * programs on the security_task_*() functions, which run before any LSM;
- * the LSM programs only enforce what was recorded.
+ * One fmod_ret program per security_task_*() function: it runs before any
+ * LSM, so it sees (and records) the calls that the capability module
+ * refuses, and in enforce mode its refusal is the function's return value
+ * whatever the LSMs say, bpf in lsm= or not. Each call is decided from its
+ * own arguments; the in-flight seq only joins the kernel's record.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "fcaps.bpf.h"
 
-/* Target's permitted set a subset of the caller's, or the caller holds @cap */
-static __always_inline int fcaps_dominates(struct task_struct *p, int cap,
-					   struct fcaps_decision *d)
+/* Target's permitted set a subset of the caller's (in one user namespace
+ * when @same_ns_only), or the caller holds @cap in the target's namespace */
+static __always_inline int dominates(const struct cred *scred,
+				     const struct cred *tcred, int cap,
+				     int same_ns_only, struct fcaps_decision *d)
+{
+	int subset;
+
+	d->pp = fcaps_cap64(scred->cap_permitted);
+	d->pe = fcaps_cap64(scred->cap_effective);
+	d->securebits = scred->securebits;
+	d->target_pp = fcaps_cap64(tcred->cap_permitted);
+	d->same_userns = scred->user_ns == tcred->user_ns;
+	d->cap_in_target_ns = fcaps_ns_capable(scred, tcred->user_ns, cap);
+#ifdef FCAPS_PLANT_SUBSET_INVERTED
+	subset = !(d->pp & ~d->target_pp);
+#else
+	subset = !(d->target_pp & ~d->pp);
+#endif
+#ifdef FCAPS_PLANT_NO_CAP_KILL
+	if (cap == CAP_KILL)
+		d->cap_in_target_ns = 0;
+#endif
+	return (subset && (d->same_userns || !same_ns_only)) ||
+	       d->cap_in_target_ns;
+}
+
+static __always_inline int decide(__u32 hook, struct task_struct *p, int sig,
+				  const struct cred *explicit)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	const struct cred *cred = task->cred;
-
-	d->pid = bpf_get_current_pid_tgid();
-	d->target = p->pid;
-	d->pp = fcaps_cap64(cred->cap_permitted);
-	d->pe = fcaps_cap64(cred->cap_effective);
-	d->target_pp = fcaps_cap64(p->real_cred->cap_permitted);
-#ifdef FCAPS_PLANT_SUBSET_INVERTED
-	return !(d->pp & ~d->target_pp) || fcaps_has_cap(cred->cap_effective, cap);
-#elif defined(FCAPS_PLANT_NO_CAP_KILL)
-	return !(d->target_pp & ~d->pp) ||
-	       (cap != CAP_KILL && fcaps_has_cap(cred->cap_effective, cap));
-#else
-	return !(d->target_pp & ~d->pp) || fcaps_has_cap(cred->cap_effective, cap);
-#endif
-}
-
-/* The decision of SEMANTICS 3 (kill) or 4 (scheduling), filled into @d. */
-static __always_inline int rule(__u32 hook, struct task_struct *p,
-				const struct cred *explicit,
-				const struct fcaps_config *cfg,
-				struct fcaps_decision *d)
-{
-	if (hook == FCAPS_HOOK_KILL)
-		return !fcaps_dominates(p, CAP_KILL, d) && cfg->kill && !explicit ?
-		       -EPERM : 0;
-	return fcaps_dominates(p, CAP_SYS_NICE, d) ? 0 : -EPERM;
-}
-
-static __always_inline void decide(__u32 hook, struct task_struct *p, int sig,
-				   const struct cred *explicit)
-{
 	struct fcaps_config *cfg = fcaps_config();
 	struct fcaps_decision d = {};
+	struct fcaps_inflight *in;
+	struct fcaps_explicit *ex;
+	__u32 zero = 0;
 	int err;
 
 	if (!cfg)
-		return;
-	/*
-	 * A signal with explicit credentials comes from USB completion, which
-	 * may interrupt a task between its own fentry and LSM hook: it must
-	 * not take over that task's in-flight event.
-	 */
-	if (explicit)
-		d.seq = __sync_fetch_and_add(&fcaps_next_seq, 1) + 1;
-	else
-		d.seq = fcaps_new_seq(bpf_get_current_pid_tgid());
+		return 0;
+	/* shared credentials: the target's set is the sender's, same ns */
+	if (cfg->record != FCAPS_RECORD_ALL && !explicit && p->real_cred == task->cred)
+		return 0;
 	d.hook = hook;
+	d.pid = task->pid;
+	d.target = p->pid;
+	d.target_tgid = p->tgid;
 	d.sig = sig;
-	d.ret = rule(hook, p, explicit, cfg, &d);
+	d.explicit_cred = !!explicit;
+	if (hook == FCAPS_HOOK_KILL) {
+		/* SEMANTICS 3: the explicit credentials, not current, send it */
+		int ok = dominates(explicit ? explicit : task->cred, p->real_cred,
+				   CAP_KILL, 1, &d);
+
+		d.ret = !explicit && !ok && cfg->kill ? -EPERM : 0;
+	} else {
+		/* SEMANTICS 4: 6.1's cap_safe_nice(), sets compared as they are */
+		d.ret = dominates(task->cred, p->real_cred, CAP_SYS_NICE, 0, &d) ?
+			0 : -EPERM;
+	}
+	if (!fcaps_recording(cfg, d.ret))
+		goto out;
+	d.seq = fcaps_new_seq();
+	if (explicit) {
+		ex = bpf_map_lookup_elem(&explicit_inflight, &zero);
+		if (ex) {
+			ex->seq = d.seq;
+			ex->cred = (__u64)explicit;
+		}
+	} else {
+		in = fcaps_inflight(task);
+		if (in)
+			in->task_seq = d.seq;
+	}
 	err = fcaps_record(&decisions, &d);
 	fcaps_count(hook, d.ret, err);
+out:
+#ifdef FCAPS_PLANT_ENFORCE_KILL
+	if (hook == FCAPS_HOOK_KILL)
+		return 0;	/* planted bug: signals are never refused */
+#endif
+	return cfg->mode == FCAPS_MODE_ENFORCE ? d.ret : 0;
 }
 
-/*
- * Enforce mode returns the recorded decision for the current task's event;
- * if the record is gone (an LRU map under pressure), the rule is applied
- * again rather than failing open.
- */
-static __always_inline int enforce(__u32 hook, struct task_struct *p,
-				   const struct cred *explicit, int ret)
+SEC("fmod_ret/security_task_kill")
+int BPF_PROG(fcaps_kill, struct task_struct *p, struct kernel_siginfo *info,
+	     int sig, const struct cred *cred, int ret)
 {
-	struct fcaps_config *cfg = fcaps_config();
-	__u64 id = bpf_get_current_pid_tgid();
-	__u64 seq = fcaps_seq_of(id);
-	struct fcaps_decision *d, scratch = {};
-
-	if (ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE)
-		return ret;
-	d = seq ? bpf_map_lookup_elem(&decisions, &seq) : NULL;
-	if (!explicit)
-		bpf_map_delete_elem(&inflight, &id);
-	if (d) {
-		if (d->hook == hook)
-			return d->ret;
-	}
-	return rule(hook, p, explicit, cfg, &scratch);
+	return ret ? ret : decide(FCAPS_HOOK_KILL, p, sig, cred);
 }
 
-SEC("fentry/security_task_kill")
-int BPF_PROG(fcaps_kill_decide, struct task_struct *p,
-	     struct kernel_siginfo *info, int sig, const struct cred *cred)
+SEC("fmod_ret/security_task_setscheduler")
+int BPF_PROG(fcaps_setscheduler, struct task_struct *p, int ret)
 {
-	decide(FCAPS_HOOK_KILL, p, sig, cred);
-	return 0;
+	return ret ? ret : decide(FCAPS_HOOK_SETSCHEDULER, p, 0, NULL);
 }
 
-SEC("lsm/task_kill")
-int BPF_PROG(fcaps_kill_enforce, struct task_struct *p,
-	     struct kernel_siginfo *info, int sig, const struct cred *cred, int ret)
+SEC("fmod_ret/security_task_setnice")
+int BPF_PROG(fcaps_setnice, struct task_struct *p, int nice, int ret)
 {
-	return enforce(FCAPS_HOOK_KILL, p, cred, ret);
+	return ret ? ret : decide(FCAPS_HOOK_SETNICE, p, 0, NULL);
 }
 
-SEC("fentry/security_task_setscheduler")
-int BPF_PROG(fcaps_setscheduler_decide, struct task_struct *p)
+SEC("fmod_ret/security_task_setioprio")
+int BPF_PROG(fcaps_setioprio, struct task_struct *p, int ioprio, int ret)
 {
-	decide(FCAPS_HOOK_SETSCHEDULER, p, 0, NULL);
-	return 0;
-}
-
-SEC("lsm/task_setscheduler")
-int BPF_PROG(fcaps_setscheduler_enforce, struct task_struct *p, int ret)
-{
-	return enforce(FCAPS_HOOK_SETSCHEDULER, p, NULL, ret);
-}
-
-SEC("fentry/security_task_setnice")
-int BPF_PROG(fcaps_setnice_decide, struct task_struct *p, int nice)
-{
-	decide(FCAPS_HOOK_SETNICE, p, 0, NULL);
-	return 0;
-}
-
-SEC("lsm/task_setnice")
-int BPF_PROG(fcaps_setnice_enforce, struct task_struct *p, int nice, int ret)
-{
-	return enforce(FCAPS_HOOK_SETNICE, p, NULL, ret);
-}
-
-SEC("fentry/security_task_setioprio")
-int BPF_PROG(fcaps_setioprio_decide, struct task_struct *p, int ioprio)
-{
-	decide(FCAPS_HOOK_SETIOPRIO, p, 0, NULL);
-	return 0;
-}
-
-SEC("lsm/task_setioprio")
-int BPF_PROG(fcaps_setioprio_enforce, struct task_struct *p, int ioprio, int ret)
-{
-	return enforce(FCAPS_HOOK_SETIOPRIO, p, NULL, ret);
+	return ret ? ret : decide(FCAPS_HOOK_SETIOPRIO, p, 0, NULL);
 }

@@ -2,13 +2,21 @@
 /*
  * load, unload, status, mode, set, decisions, policy: the BPF side of
  * fcapsctl. Everything lives pinned under FCAPS_PIN_DIR (maps by name,
- * programs under progs/, links under links/), so it outlives the loader;
- * a load that fails anywhere removes all it created.
+ * programs under progs/, links under links/), so it outlives the loader.
+ *
+ * A load builds the whole set in a staging directory and renames it into
+ * place; the programs do nothing until the config is armed, which is the
+ * last step. A load killed at any step therefore leaves nothing that acts,
+ * and the next load or unload removes what it left. FCAPS_FAULT=STEP makes
+ * the loader exit at STEP, for the tests that prove it.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,22 +28,64 @@
 #include "bpfctl.h"
 #include "capfile.h"
 #include "policy.h"
+#include "records.h"
 #include "fcaps.skel.h"
 
 #define PROGS_DIR FCAPS_PIN_DIR "/progs"
 #define LINKS_DIR FCAPS_PIN_DIR "/links"
+#define STAGING_DIR FCAPS_PIN_DIR "_staging"	/* bpffs refuses dots */
+#define OLD_DIR FCAPS_PIN_DIR "_old"
+#define LSM_LIST "/sys/kernel/security/lsm"
 
 static const char *hook_names[FCAPS_NHOOKS] = {
-	"exec", "kill", "setscheduler", "setnice", "setioprio", "xattr",
+	"exec", "kill", "setscheduler", "setnice", "setioprio", "xattr", "xattr_guard",
 };
 
-static int fail(const char *cmd, const char *fmt, const char *arg)
+static const char *record_names[] = { "all", "denied", "none" };
+
+/* FCAPS_FAULT=STEP: exit at STEP as a kill would, for the crash tests */
+static void fault_point(const char *step)
 {
-	fprintf(stderr, "fcapsctl %s: ", cmd);
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	return 1;
+	const char *want = getenv("FCAPS_FAULT");
+
+	if (want && !strcmp(want, step)) {
+		fprintf(stderr, "fcapsctl: FCAPS_FAULT: exiting at '%s'\n", step);
+		_exit(99);
+	}
 }
+
+/* One fcapsctl changes the pinned state at a time. */
+static int lock_state(const char *cmd)
+{
+	int fd = open("/sys/fs/bpf", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || flock(fd, LOCK_EX)) {
+		fprintf(stderr, "fcapsctl %s: locking /sys/fs/bpf: %s\n", cmd, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;	/* closed at exit, which unlocks */
+}
+
+/* Is the bpf LSM in the active list? 1, 0, or -1 if it cannot be read. */
+static int bpf_lsm_active(void)
+{
+	char buf[512] = "", *tok, *save;
+	FILE *f = fopen(LSM_LIST, "r");
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (!strcmp(tok, "bpf"))
+			return 1;
+	return 0;
+}
+
 
 static int map_fd(const char *name)
 {
@@ -50,50 +100,62 @@ static int map_fd(const char *name)
 	return fd;
 }
 
-/* Remove every pin under FCAPS_PIN_DIR; returns how many were removed. */
-static int unpin_all(void)
+/* Remove every pin under @root (and its progs/ and links/); how many. */
+static int unpin_tree(const char *root)
 {
-	static const char *dirs[] = { LINKS_DIR, PROGS_DIR, FCAPS_PIN_DIR };
+	const char *subs[] = { "/links", "/progs", "" };
 	int removed = 0;
 
 	for (size_t i = 0; i < 3; i++) {
-		DIR *d = opendir(dirs[i]);
+		char dir[256], path[512];
 		struct dirent *e;
-		char path[512];
+		DIR *d;
 
+		snprintf(dir, sizeof(dir), "%s%s", root, subs[i]);
+		d = opendir(dir);
 		if (!d)
 			continue;
 		while ((e = readdir(d))) {
 			if (e->d_name[0] == '.')
 				continue;
-			snprintf(path, sizeof(path), "%s/%s", dirs[i], e->d_name);
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 			if (!unlink(path))
 				removed++;
 		}
 		closedir(d);
+		rmdir(dir);
 	}
-	rmdir(LINKS_DIR);
-	rmdir(PROGS_DIR);
-	rmdir(FCAPS_PIN_DIR);
 	return removed;
 }
 
-static int kernel_has_fcaps_tracepoints(void)
+/* What a killed load or unload left behind: nothing armed, so just go. */
+static void remove_leftovers(void)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	int found;
+	int n = unpin_tree(STAGING_DIR) + unpin_tree(OLD_DIR);
 
-	if (!btf)
-		return 0;
-	found = btf__find_by_name_kind(btf, "btf_trace_fcaps_exec", BTF_KIND_TYPEDEF) >= 0;
-	btf__free(btf);
-	return found;
+	if (n)
+		fprintf(stderr, "fcapsctl: removed %d pins left by an interrupted run\n", n);
 }
 
-static int put_policy(int fd, const struct policy *p)
+/* What this kernel has, from its BTF: 1 or 0 for each name. */
+static void kernel_features(int *tracepoints, int *skipcap)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+
+	*tracepoints = *skipcap = 0;
+	if (!btf)
+		return;
+	*tracepoints = btf__find_by_name_kind(btf, "btf_trace_fcaps_sched", BTF_KIND_TYPEDEF) >= 0;
+	*skipcap = btf__find_by_name_kind(btf, "bpf_lsm_inode_xattr_skipcap", BTF_KIND_FUNC) >= 0;
+	btf__free(btf);
+}
+
+/* @flags BPF_NOEXIST: what the sync programs wrote meanwhile wins. */
+static int put_policy(int fd, const struct policy *p, __u64 flags)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		if (bpf_map_update_elem(fd, &p->v[i].key, &p->v[i].value, BPF_ANY)) {
+		if (bpf_map_update_elem(fd, &p->v[i].key, &p->v[i].value, flags) &&
+		    !(flags == BPF_NOEXIST && errno == EEXIST)) {
 			fprintf(stderr, "fcapsctl: policy map: adding %s: %s\n",
 				p->v[i].path, strerror(errno));
 			return -1;
@@ -113,57 +175,156 @@ static int parse_mode(const char *s, __u32 *mode)
 	return 0;
 }
 
+/* The programs that keep the policy map true: attached before the scan. */
+static int is_sync_prog(const struct bpf_program *prog)
+{
+	return !strncmp(bpf_program__name(prog), "fcaps_policy_", 13);
+}
+
+/* Attach (or, with @sync, only the sync programs) and keep the links. */
+static int attach_progs(struct fcaps_bpf *skel, int sync, struct bpf_link **links,
+			const char **names, size_t *n)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (!bpf_program__autoload(prog) || is_sync_prog(prog) != sync)
+			continue;
+		links[*n] = bpf_program__attach(prog);
+		if (!links[*n]) {
+			fprintf(stderr, "fcapsctl load: attaching %s: %s\n",
+				bpf_program__name(prog), strerror(errno));
+			return -1;
+		}
+		names[(*n)++] = bpf_program__name(prog);
+	}
+	return 0;
+}
+
+/* Pin every program and link under @root/progs and @root/links. */
+static int pin_all(struct fcaps_bpf *skel, struct bpf_link **links,
+		   const char **names, size_t n, const char *root)
+{
+	struct bpf_program *prog;
+	char path[256];
+	size_t i = 0;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
+		snprintf(path, sizeof(path), "%s/progs/%s", root, bpf_program__name(prog));
+		if (bpf_program__pin(prog, path)) {
+			fprintf(stderr, "fcapsctl load: pinning %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/links/%s", root, names[i]);
+		if (bpf_link__pin(links[i], path)) {
+			fprintf(stderr, "fcapsctl load: pinning %s: %s\n", path, strerror(errno));
+			return -1;
+		}
+		fault_point("pin-link");
+	}
+	return 0;
+}
+
+#define MAX_LINKS 32
+
+static int write_config(const struct fcaps_config *cfg);
+static int read_config(struct fcaps_config *cfg);
+
 int cmd_load(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "mode", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "scan", required_argument, NULL, 's' },
+		{ "record", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = FCAPS_PIN_DIR);
-	struct fcaps_config cfg = { FCAPS_MODE_SHADOW, 1, 1, 0 };
+	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = STAGING_DIR);
+	struct fcaps_config cfg = { .mode = FCAPS_MODE_SHADOW, .exec = 1, .kill = 1 };
+	struct bpf_link *links[MAX_LINKS] = {};
+	const char *names[MAX_LINKS] = {}, *scans[16];
 	struct fcaps_bpf *skel = NULL;
-	struct policy pol = {};
-	struct bpf_program *prog;
-	int c, bad = 0, tracepoints, attached = 0;
+	struct policy pol = {}, scanned = {};
+	int c, bad = 0, tracepoints, skipcap, lsm, rc = 1;
+	size_t nlinks = 0, nscans = 0;
 	__u32 zero = 0;
-	char path[256];
 
-	while ((c = getopt_long(argc, argv, "m:p:s:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:p:s:r:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_mode(optarg, &cfg.mode))
-				return fail("load", "--mode is enforce or shadow, not '%s'", optarg);
+				return usage("load", "[--mode enforce|shadow] ...",
+					     "--mode is enforce or shadow, not '%s'", optarg);
 			break;
 		case 'p':
 			bad |= policy_parse_file(optarg, &pol);
 			break;
+		case 'r':
+			for (cfg.record = 0; cfg.record < 3; cfg.record++)
+				if (!strcmp(optarg, record_names[cfg.record]))
+					break;
+			if (cfg.record == 3)
+				return usage("load", "[--record all|denied|none] ...",
+					     "--record is all, denied or none, not '%s'", optarg);
+			break;
 		case 's':
-			bad |= policy_scan_dir(optarg, &pol);
+			if (nscans == 16)
+				return usage("load", "[--scan DIR]...", "%s", "at most 16 --scan");
+			scans[nscans++] = optarg;
 			break;
 		case 'h':
-			printf("usage: fcapsctl load [--mode enforce|shadow] [--policy FILE]... [--scan DIR]...\n"
+			printf("usage: fcapsctl load [--mode enforce|shadow] [--record all|denied|none]\n"
+			       "                     [--policy FILE]... [--scan DIR]...\n"
 			       "Load and attach the fcaps BPF programs, pinned under %s.\n"
 			       "The policy comes from the files and the scanned trees; a bad line\n"
-			       "loads nothing. The default mode is shadow (record, allow).\n",
-			       FCAPS_PIN_DIR);
+			       "loads nothing. The default mode is shadow (record, allow). Enforce\n"
+			       "needs the bpf LSM active (%s). --record chooses which decisions\n"
+			       "are kept in the decisions map (all by default).\n", FCAPS_PIN_DIR, LSM_LIST);
 			return 0;
 		default:
 			return 2;
 		}
 	}
+	if (optind < argc) {
+		policy_free(&pol);
+		return usage("load", "[--mode enforce|shadow] [--record all|denied|none] "
+			     "[--policy FILE]... [--scan DIR]...", "unexpected argument '%s'",
+			     argv[optind]);
+	}
 	if (bad) {
 		policy_free(&pol);
 		return fail("load", "%s", "bad policy: nothing loaded");
 	}
-	if (!access(LINKS_DIR, F_OK)) {
+	lsm = bpf_lsm_active();
+	if (lsm != 1 && cfg.mode == FCAPS_MODE_ENFORCE) {
 		policy_free(&pol);
-		return fail("load", "already loaded under %s ('fcapsctl unload' first)", FCAPS_PIN_DIR);
+		return fail("load", "the bpf LSM is not active (%s does not list bpf): "
+			    "enforce would enforce nothing; boot with lsm=...,bpf", LSM_LIST);
 	}
-	unpin_all();	/* leftovers of a crashed load, if any */
-	if (mkdir(FCAPS_PIN_DIR, 0700) || mkdir(PROGS_DIR, 0700) || mkdir(LINKS_DIR, 0700)) {
+	if (lsm != 1)
+		fprintf(stderr, "fcapsctl load: warning: the bpf LSM is not active (%s): "
+			"exec decisions and the xattr guard will not run\n", LSM_LIST);
+	if (lock_state("load") < 0)
+		goto out;
+	if (!access(FCAPS_PIN_DIR, F_OK)) {
+		struct fcaps_config old;
+
+		if (!read_config(&old) && old.armed) {
+			fail("load", "already loaded under %s ('fcapsctl unload' first)",
+			     FCAPS_PIN_DIR);
+			goto out;
+		}
+		/* renamed into place but never armed: a load that was killed */
+		unpin_tree(FCAPS_PIN_DIR);
+	}
+	remove_leftovers();
+	if (mkdir(STAGING_DIR, 0700) || mkdir(STAGING_DIR "/progs", 0700) ||
+	    mkdir(STAGING_DIR "/links", 0700)) {
 		fail("load", "creating the pin directories: %s", strerror(errno));
 		goto err;
 	}
@@ -173,59 +334,69 @@ int cmd_load(int argc, char **argv)
 		fail("load", "opening the BPF object: %s", strerror(errno));
 		goto err;
 	}
-	tracepoints = kernel_has_fcaps_tracepoints();
+	kernel_features(&tracepoints, &skipcap);
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_exec, tracepoints);
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_kill, tracepoints);
+	bpf_program__set_autoload(skel->progs.fcaps_kernel_sched, tracepoints);
+	skel->rodata->lsm_runs_cap_xattr = skipcap;
+	fault_point("open");
 	if (fcaps_bpf__load(skel)) {
 		fail("load", "loading the BPF programs: %s (see the libbpf log above)", strerror(errno));
 		goto err;
 	}
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.config), &zero, &cfg, BPF_ANY) ||
-	    put_policy(bpf_map__fd(skel->maps.policy), &pol)) {
-		fail("load", "filling the maps: %s", strerror(errno));
+	fault_point("loaded");
+	/* sync first, so that no change made during the scan is lost */
+	if (attach_progs(skel, 1, links, names, &nlinks))
+		goto err;
+	fault_point("sync-attached");
+	for (size_t i = 0; i < nscans; i++)
+		if (policy_scan_dir(scans[i], &scanned))
+			goto err_policy;
+	if (put_policy(bpf_map__fd(skel->maps.policy), &pol, BPF_ANY) ||
+	    put_policy(bpf_map__fd(skel->maps.policy), &scanned, BPF_NOEXIST))
+		goto err_policy;
+	fault_point("policy-written");
+	if (attach_progs(skel, 0, links, names, &nlinks))
+		goto err;
+	fault_point("attached");
+	if (pin_all(skel, links, names, nlinks, STAGING_DIR))
+		goto err;
+	fault_point("pinned");
+	if (rename(STAGING_DIR, FCAPS_PIN_DIR)) {
+		fail("load", "renaming the staging directory into place: %s", strerror(errno));
 		goto err;
 	}
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_link *link;
-
-		if (!bpf_program__autoload(prog))
-			continue;
-		snprintf(path, sizeof(path), PROGS_DIR "/%s", bpf_program__name(prog));
-		if (bpf_program__pin(prog, path)) {
-			fail("load", "pinning %s", path);
-			goto err;
-		}
-		link = bpf_program__attach(prog);
-		if (!link) {
-			fail("load", "attaching %s", bpf_program__name(prog));
-			goto err;
-		}
-		snprintf(path, sizeof(path), LINKS_DIR "/%s", bpf_program__name(prog));
-		if (bpf_link__pin(link, path)) {
-			bpf_link__destroy(link);
-			fail("load", "pinning %s", path);
-			goto err;
-		}
-		bpf_link__disconnect(link);	/* the pin holds it now */
-		bpf_link__destroy(link);
-		attached++;
+	fault_point("renamed");
+	/* the mode last, in one update: from here on the programs act */
+	cfg.armed = 1;
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.config), &zero, &cfg, BPF_ANY)) {
+		fail("load", "arming the config: %s", strerror(errno));
+		unpin_tree(FCAPS_PIN_DIR);
+		goto err;
 	}
-	printf("loaded: %d programs attached (%s), mode %s, %zu policy entries%s\n",
-	       attached, LINKS_DIR, cfg.mode ? "enforce" : "shadow", pol.n,
-	       tracepoints ? ", kernel decisions from fcaps tracepoints" : "");
-	fcaps_bpf__destroy(skel);
-	policy_free(&pol);
-	return 0;
+	printf("loaded: %zu programs attached (%s), mode %s, %zu policy entries%s%s\n",
+	       nlinks, LINKS_DIR, cfg.mode ? "enforce" : "shadow", pol.n + scanned.n,
+	       tracepoints ? ", kernel decisions from fcaps tracepoints" : "",
+	       lsm == 1 ? "" : ", bpf LSM INACTIVE");
+	rc = 0;
+	goto out;
+err_policy:
+	fail("load", "%s", "writing the policy failed");
 err:
-	unpin_all();
+	unpin_tree(STAGING_DIR);
+	fprintf(stderr, "fcapsctl load: nothing left loaded\n");
+out:
+	for (size_t i = 0; i < nlinks; i++)
+		bpf_link__destroy(links[i]);	/* the pins, if any, hold them */
 	fcaps_bpf__destroy(skel);
 	policy_free(&pol);
-	fprintf(stderr, "fcapsctl load: nothing left loaded\n");
-	return 1;
+	policy_free(&scanned);
+	return rc;
 }
 
 int cmd_unload(int argc, char **argv)
 {
+	struct fcaps_config cfg;
 	int n;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -233,9 +404,27 @@ int cmd_unload(int argc, char **argv)
 		       FCAPS_PIN_DIR);
 		return 0;
 	}
-	n = unpin_all();
-	if (!access(FCAPS_PIN_DIR, F_OK))
-		return fail("unload", "could not remove everything under %s", FCAPS_PIN_DIR);
+	if (argc > 1)
+		return usage("unload", "", "unexpected argument '%s'", argv[1]);
+	if (lock_state("unload") < 0)
+		return 1;
+	remove_leftovers();
+	if (access(FCAPS_PIN_DIR, F_OK)) {
+		printf("unloaded: nothing was loaded\n");
+		return 0;
+	}
+	/* disarm first: from here on nothing acts, whatever happens next */
+	if (!read_config(&cfg)) {
+		cfg.armed = 0;
+		write_config(&cfg);
+	}
+	fault_point("disarmed");
+	if (rename(FCAPS_PIN_DIR, OLD_DIR))
+		return fail("unload", "moving %s aside: %s", FCAPS_PIN_DIR, strerror(errno));
+	fault_point("moved");
+	n = unpin_tree(OLD_DIR);
+	if (!access(OLD_DIR, F_OK))
+		return fail("unload", "could not remove everything under %s", OLD_DIR);
 	printf("unloaded: %d pins removed\n", n);
 	return 0;
 }
@@ -283,48 +472,113 @@ static long count_entries(const char *map, size_t keysz)
 	return n;
 }
 
+/* counters[hook], summed over the CPUs */
+static void read_counters(int fd, __u32 hook, struct fcaps_counters *sum)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct fcaps_counters *c;
+
+	memset(sum, 0, sizeof(*sum));
+	if (ncpu <= 0 || !(c = calloc(ncpu, sizeof(*c))))
+		return;
+	if (!bpf_map_lookup_elem(fd, &hook, c)) {
+		for (int i = 0; i < ncpu; i++) {
+			sum->seen += c[i].seen;
+			sum->allowed += c[i].allowed;
+			sum->denied += c[i].denied;
+			sum->errors += c[i].errors;
+		}
+	}
+	free(c);
+}
+
+static json_object *jstr(const char *v) { return json_object_new_string(v); }
+static json_object *ju64(unsigned long long v) { return json_object_new_uint64(v); }
+
 int cmd_status(int argc, char **argv)
 {
-	int json = argc > 1 && !strcmp(argv[1], "--json");
-	struct fcaps_config cfg;
+	static const char *maps[] = { "policy", "decisions", "kdecisions", "ceilings" };
+	static const size_t keysz[] = { sizeof(struct fcaps_file_key), 8, 8, 8 };
 	struct fcaps_counters ctr[FCAPS_NHOOKS] = {};
-	int fd, nlinks = 0;
+	json_object *o, *progs, *fill, *counters;
+	int json = 0, fd, lsm;
+	struct fcaps_config cfg;
 	struct dirent *e;
 	DIR *d;
 
-	if (argc > 1 && !json) {
-		printf("usage: fcapsctl status [--json]\nMode, switches, attached programs, "
-		       "map fill and per-hook counters.\n");
-		return strcmp(argv[1], "--help") && strcmp(argv[1], "-h") ? 2 : 0;
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			printf("usage: fcapsctl status [--json]\nMode, switches, attached programs, "
+			       "map fill and per-hook counters.\n");
+			return 0;
+		} else {
+			return usage("status", "[--json]", "unknown argument '%s'", argv[i]);
+		}
 	}
 	if (read_config(&cfg))
 		return 1;
 	fd = map_fd("counters");
 	for (__u32 h = 0; fd >= 0 && h < FCAPS_NHOOKS; h++)
-		bpf_map_lookup_elem(fd, &h, &ctr[h]);
+		read_counters(fd, h, &ctr[h]);
 	if (fd >= 0)
 		close(fd);
-	printf(json ? "{\"mode\":\"%s\",\"exec\":%u,\"kill\":%u,\"nosuid_ignore\":%u,\"programs\":["
-		    : "mode: %s\nswitches: exec=%u kill=%u nosuid_ignore=%u\nprograms:",
-	       cfg.mode ? "enforce" : "shadow", cfg.exec, cfg.kill, cfg.nosuid_ignore);
+	lsm = bpf_lsm_active();
+	if (ctr[FCAPS_HOOK_XATTR].errors)
+		fprintf(stderr, "fcapsctl status: ALARM: %llu security.capability writes are not "
+			"in the policy map (full?)\n", (unsigned long long)ctr[FCAPS_HOOK_XATTR].errors);
+
+	o = json_object_new_object();
+	json_object_object_add(o, "mode", jstr(cfg.mode ? "enforce" : "shadow"));
+	json_object_object_add(o, "exec", ju64(cfg.exec));
+	json_object_object_add(o, "kill", ju64(cfg.kill));
+	json_object_object_add(o, "nosuid_ignore", ju64(cfg.nosuid_ignore));
+	json_object_object_add(o, "armed", ju64(cfg.armed));
+	json_object_object_add(o, "record", jstr(cfg.record < 3 ? record_names[cfg.record] : "?"));
+	json_object_object_add(o, "bpf_lsm", json_object_new_boolean(lsm == 1));
+	json_object_object_add(o, "policy_lost", ju64(ctr[FCAPS_HOOK_XATTR].errors));
+	progs = json_object_new_array();
 	d = opendir(LINKS_DIR);
 	while (d && (e = readdir(d)))
 		if (e->d_name[0] != '.')
-			printf(json ? "%s\"%s\"" : "%s%s", nlinks++ && json ? "," : " ", e->d_name);
+			json_object_array_add(progs, jstr(e->d_name));
 	if (d)
 		closedir(d);
-	printf(json ? "],\"policy\":%ld,\"decisions\":%ld,\"kdecisions\":%ld,\"counters\":{"
-		    : "\nmaps: policy=%ld decisions=%ld kdecisions=%ld\ncounters:\n",
-	       count_entries("policy", sizeof(struct fcaps_file_key)),
-	       count_entries("decisions", 8), count_entries("kdecisions", 8));
+	json_object_object_add(o, "programs", progs);
+	fill = json_object_new_object();
+	for (size_t m = 0; m < 4; m++)
+		json_object_object_add(fill, maps[m],
+				       json_object_new_int64(count_entries(maps[m], keysz[m])));
+	json_object_object_add(o, "maps", fill);
+	counters = json_object_new_object();
+	for (int h = 0; h < FCAPS_NHOOKS; h++) {
+		json_object *c = json_object_new_object();
+
+		json_object_object_add(c, "seen", ju64(ctr[h].seen));
+		json_object_object_add(c, "allowed", ju64(ctr[h].allowed));
+		json_object_object_add(c, "denied", ju64(ctr[h].denied));
+		json_object_object_add(c, "errors", ju64(ctr[h].errors));
+		json_object_object_add(counters, hook_names[h], c);
+	}
+	json_object_object_add(o, "counters", counters);
+	if (json) {
+		json_print(o);
+		return 0;
+	}
+	printf("mode: %s\nswitches: exec=%u kill=%u nosuid_ignore=%u\narmed: %u\nrecord: %s\n"
+	       "bpf LSM: %s\nprograms: %s\nmaps: %s\n", cfg.mode ? "enforce" : "shadow",
+	       cfg.exec, cfg.kill, cfg.nosuid_ignore, cfg.armed,
+	       cfg.record < 3 ? record_names[cfg.record] : "?",
+	       lsm == 1 ? "active" : "NOT ACTIVE: exec decisions and the xattr guard do not run",
+	       json_object_to_json_string_ext(progs, JSON_C_TO_STRING_PLAIN),
+	       json_object_to_json_string_ext(fill, JSON_C_TO_STRING_PLAIN));
+	printf("counters:\n");
 	for (int h = 0; h < FCAPS_NHOOKS; h++)
-		printf(json ? "%s\"%s\":{\"seen\":%llu,\"allowed\":%llu,\"denied\":%llu,\"errors\":%llu}"
-			    : "%s  %-12s seen=%llu allowed=%llu denied=%llu errors=%llu\n",
-		       json && h ? "," : "", hook_names[h],
+		printf("  %-12s seen=%llu allowed=%llu denied=%llu errors=%llu\n", hook_names[h],
 		       (unsigned long long)ctr[h].seen, (unsigned long long)ctr[h].allowed,
 		       (unsigned long long)ctr[h].denied, (unsigned long long)ctr[h].errors);
-	if (json)
-		printf("}}\n");
+	json_object_put(o);
 	return 0;
 }
 
@@ -332,10 +586,13 @@ int cmd_mode(int argc, char **argv)
 {
 	struct fcaps_config cfg;
 
-	if (argc != 2 || (strcmp(argv[1], "enforce") && strcmp(argv[1], "shadow"))) {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: fcapsctl mode enforce|shadow\n");
-		return argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? 0 : 2;
+		return 0;
 	}
+	if (argc != 2 || parse_mode(argv[1], &cfg.mode))
+		return usage("mode", "enforce|shadow", "%s", argc == 2 ?
+			     "the mode is enforce or shadow" : "needs one argument");
 	if (read_config(&cfg))
 		return 1;
 	parse_mode(argv[1], &cfg.mode);
@@ -346,11 +603,14 @@ int cmd_set(int argc, char **argv)
 {
 	struct fcaps_config cfg;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		printf("usage: fcapsctl set [exec=0|1] [kill=0|1] [nosuid_ignore=0|1]...\n"
 		       "The BPF side's switches (SEMANTICS section 5).\n");
-		return argc < 2 ? 2 : 0;
+		return 0;
 	}
+	if (argc < 2)
+		return usage("set", "exec=0|1 kill=0|1 nosuid_ignore=0|1", "%s",
+			     "needs at least one switch");
 	if (read_config(&cfg))
 		return 1;
 	for (int i = 1; i < argc; i++) {
@@ -365,40 +625,18 @@ int cmd_set(int argc, char **argv)
 			*eq = '=';
 		}
 		if (!sw)
-			return fail("set", "'%s' is not exec=0|1, kill=0|1 or nosuid_ignore=0|1", argv[i]);
+			return usage("set", "exec=0|1 kill=0|1 nosuid_ignore=0|1",
+				     "'%s' is not exec=0|1, kill=0|1 or nosuid_ignore=0|1", argv[i]);
 		*sw = eq[1] == '1';
 	}
 	return write_config(&cfg) ? fail("set", "updating config: %s", strerror(errno)) : 0;
 }
 
-static void print_decision(const char *map, const struct fcaps_decision *d, int json)
+static const char *hook_name_of(const char *member, __u64 v)
 {
-	if (json) {
-		printf("{\"map\":\"%s\",\"seq\":%llu,\"hook\":\"%s\",\"pid\":%u,\"target\":%u,"
-		       "\"sig\":%d,\"ret\":%d,\"form\":%u,\"legacy\":%u,\"nosuid\":%u,\"dev\":%u,"
-		       "\"ino\":%llu,\"tag\":%u,\"uid\":%u,\"euid\":%u,\"secureexec\":%u,"
-		       "\"fe\":%llu,\"fp\":%llu,\"fi\":%llu,\"pe\":%llu,\"pp\":%llu,\"pi\":%llu,"
-		       "\"pa\":%llu,\"target_pp\":%llu}\n",
-		       map, (unsigned long long)d->seq, d->hook < FCAPS_NHOOKS ? hook_names[d->hook] : "?",
-		       d->pid, d->target, d->sig, d->ret, d->form, d->legacy, d->nosuid, d->dev,
-		       (unsigned long long)d->ino, d->tag, d->uid, d->euid, d->secureexec,
-		       (unsigned long long)d->fe, (unsigned long long)d->fp,
-		       (unsigned long long)d->fi, (unsigned long long)d->pe,
-		       (unsigned long long)d->pp, (unsigned long long)d->pi,
-		       (unsigned long long)d->pa, (unsigned long long)d->target_pp);
-		return;
-	}
-	printf("%-10s seq=%llu %s pid=%u ret=%d", map, (unsigned long long)d->seq,
-	       d->hook < FCAPS_NHOOKS ? hook_names[d->hook] : "?", d->pid, d->ret);
-	if (d->hook == FCAPS_HOOK_EXEC)
-		printf(" dev=%u:%u ino=%llu tag=%#x legacy=%u uid=%u euid=%u pE=%#llx pP=%#llx "
-		       "pI=%#llx pA=%#llx secure=%u\n", kdev_major(d->dev), kdev_minor(d->dev),
-		       (unsigned long long)d->ino, d->tag, d->legacy, d->uid, d->euid,
-		       (unsigned long long)d->pe, (unsigned long long)d->pp,
-		       (unsigned long long)d->pi, (unsigned long long)d->pa, d->secureexec);
-	else
-		printf(" target=%u sig=%d pP=%#llx target_pP=%#llx\n", d->target, d->sig,
-		       (unsigned long long)d->pp, (unsigned long long)d->target_pp);
+	if (strcmp(member, "hook"))
+		return NULL;
+	return v < FCAPS_NHOOKS ? hook_names[v] : "?";
 }
 
 int cmd_decisions(int argc, char **argv)
@@ -407,38 +645,63 @@ int cmd_decisions(int argc, char **argv)
 	int json = 0, clear = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
+		if (!strcmp(argv[i], "--json")) {
 			json = 1;
-		else if (!strcmp(argv[i], "--clear"))
+		} else if (!strcmp(argv[i], "--clear")) {
 			clear = 1;
-		else {
+		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("usage: fcapsctl decisions [--json] [--clear]\n"
-			       "Print the BPF decisions and the kernel's (kdecisions); --clear\n"
-			       "empties both afterwards.\n");
-			return strcmp(argv[i], "--help") && strcmp(argv[i], "-h") ? 2 : 0;
+			       "Print the BPF decisions and the kernel's (kdecisions), each from\n"
+			       "the record's BTF type; --clear empties both afterwards.\n");
+			return 0;
+		} else {
+			return usage("decisions", "[--json] [--clear]", "unknown argument '%s'",
+				     argv[i]);
 		}
 	}
 	for (int m = 0; m < 2; m++) {
 		struct fcaps_decision d;
+		struct records r;
 		__u64 key, next;
-		int fd = map_fd(maps[m]), more;
+		int fd = map_fd(maps[m]), more, err;
 
 		if (fd < 0)
 			return 1;
+		err = records_open(fd, &r);
+		if (err) {
+			close(fd);
+			return fail("decisions", "reading the BTF type of %s: %s", maps[m],
+				    strerror(-err));
+		}
 		for (more = !bpf_map_get_next_key(fd, NULL, &next); more;) {
 			key = next;
 			more = !bpf_map_get_next_key(fd, &key, &next);
-			if (!bpf_map_lookup_elem(fd, &key, &d))
-				print_decision(maps[m], &d, json);
+			if (!bpf_map_lookup_elem(fd, &key, &d)) {
+				if (json) {
+					json_object *o = json_object_new_object();
+
+					json_object_object_add(o, "map",
+							       json_object_new_string(maps[m]));
+					records_add_json(&r, &d, hook_name_of, o);
+					json_print(o);
+				} else {
+					printf("%-10s ", maps[m]);
+					records_print_text(&r, &d);
+				}
+			}
 			if (clear)
 				bpf_map_delete_elem(fd, &key);
 		}
+		records_close(&r);
 		close(fd);
 	}
 	return 0;
 }
 
-static int policy_usage(int rc)
+#define POLICY_USAGE "import [--replace] FILE | scan DIR... | add PATH [v1|v3] CAPTEXT | " \
+	"add PATH hex:BYTES | del PATH | list [--json]"
+
+static int policy_help(void)
 {
 	printf("usage: fcapsctl policy import [--replace] FILE\n"
 	       "       fcapsctl policy scan DIR...\n"
@@ -447,7 +710,7 @@ static int policy_usage(int rc)
 	       "       fcapsctl policy list [--json]\n"
 	       "A policy file has one 'PATH CAPTEXT' per line ('#' comments); a bad\n"
 	       "line is reported as FILE:LINE and nothing of the file is loaded.\n");
-	return rc;
+	return 0;
 }
 
 static int policy_list(int json)
@@ -461,7 +724,8 @@ static int policy_list(int json)
 	for (more = !bpf_map_get_next_key(fd, NULL, &next); more;) {
 		struct fcaps_sets sets;
 		enum fcaps_form form;
-		char *text = NULL;
+		const char *name;
+		char *text = NULL, dev[32];
 
 		key = next;
 		more = !bpf_map_get_next_key(fd, &key, &next);
@@ -470,11 +734,24 @@ static int policy_list(int json)
 		form = fcaps_decode(v.value, v.len, &sets);
 		if (form == FCAPS_WELL_FORMED)
 			text = fcaps_sets_to_text(&sets);
-		printf(json ? "{\"dev\":\"%u:%u\",\"ino\":%llu,\"size\":%u,\"form\":\"%s\",\"text\":\"%s\"}\n"
-			    : "dev=%u:%u ino=%llu size=%u %s %s\n",
-		       kdev_major(key.dev), kdev_minor(key.dev), (unsigned long long)key.ino, v.len,
-		       form == FCAPS_WELL_FORMED ? (fcaps_le32(v.value) == FCAPS_V1_TAG ? "v1" : "v3")
-						 : "malformed", text ? text : "");
+		name = form == FCAPS_WELL_FORMED ?
+		       (fcaps_le32(v.value) == FCAPS_V1_TAG ? "v1" : "v3") :
+		       form == FCAPS_MALFORMED ? "malformed" :
+		       v.len == FCAPS_LEN_UNREADABLE ? "unreadable" : "6.1-format";
+		snprintf(dev, sizeof(dev), "%u:%u", kdev_major(key.dev), kdev_minor(key.dev));
+		if (json) {
+			json_object *o = json_object_new_object();
+
+			json_object_object_add(o, "dev", json_object_new_string(dev));
+			json_object_object_add(o, "ino", json_object_new_uint64(key.ino));
+			json_object_object_add(o, "size", json_object_new_uint64(v.len));
+			json_object_object_add(o, "form", json_object_new_string(name));
+			json_object_object_add(o, "text", json_object_new_string(text ? text : ""));
+			json_print(o);
+		} else {
+			printf("dev=%s ino=%llu size=%u %s %s\n", dev,
+			       (unsigned long long)key.ino, v.len, name, text ? text : "");
+		}
 		free(text);
 	}
 	close(fd);
@@ -487,10 +764,12 @@ int cmd_policy(int argc, char **argv)
 	char err[512];
 	int fd, rc = 0;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return policy_usage(argc < 2 ? 2 : 0);
-	if (!strcmp(argv[1], "list"))
-		return policy_list(argc > 2 && !strcmp(argv[2], "--json"));
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
+		return policy_help();
+	if (argc < 2)
+		return usage("policy", POLICY_USAGE, "%s", "needs a subcommand");
+	if (!strcmp(argv[1], "list") && (argc == 2 || (argc == 3 && !strcmp(argv[2], "--json"))))
+		return policy_list(argc == 3);
 	if (!strcmp(argv[1], "import") && (argc == 3 || (argc == 4 && !strcmp(argv[2], "--replace")))) {
 		rc = policy_parse_file(argv[argc - 1], &pol);
 	} else if (!strcmp(argv[1], "scan") && argc >= 3) {
@@ -515,11 +794,15 @@ int cmd_policy(int argc, char **argv)
 			return fail("policy del", "%s has no policy entry", argv[2]);
 		return rc ? fail("policy del", "updating the policy map: %s", strerror(rc)) : 0;
 	} else {
-		return policy_usage(2);
+		return usage("policy", POLICY_USAGE, "bad arguments to 'policy %s'", argv[1]);
 	}
 	if (rc) {
 		policy_free(&pol);
 		return fail("policy", "%s", "nothing changed");
+	}
+	if (lock_state("policy") < 0) {
+		policy_free(&pol);
+		return 1;
 	}
 	fd = map_fd("policy");
 	if (fd < 0) {
@@ -532,7 +815,7 @@ int cmd_policy(int argc, char **argv)
 		while (!bpf_map_get_next_key(fd, NULL, &key))
 			bpf_map_delete_elem(fd, &key);
 	}
-	rc = put_policy(fd, &pol) ? 1 : 0;
+	rc = put_policy(fd, &pol, BPF_ANY) ? 1 : 0;
 	if (!rc)
 		printf("policy: %zu entries written\n", pol.n);
 	close(fd);

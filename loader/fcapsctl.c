@@ -2,11 +2,14 @@
 /* fcapsctl: legacy file capabilities from the command line. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bpfctl.h"
 #include "capfile.h"
+#include "records.h"
+#include <bpf/libbpf.h>
 
 struct command {
 	const char *name;
@@ -17,12 +20,33 @@ struct command {
 
 static const char *prog = "fcapsctl";
 
+int fail(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s %s: ", prog, cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return 1;
+}
+
+int usage(const char *cmd, const char *args, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s %s: ", prog, cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: %s %s %s\n", prog, cmd, args);
+	return 2;
+}
+
 static int usage_error(const struct command *cmd, const char *fmt, const char *arg)
 {
-	fprintf(stderr, "%s %s: ", prog, cmd->name);
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nusage: %s %s %s\n", prog, cmd->name, cmd->usage);
-	return 2;
+	return usage(cmd->name, cmd->usage, fmt, arg);
 }
 
 static int cmd_setcap(int argc, char **argv);
@@ -47,7 +71,7 @@ static const struct command commands[] = {
 
 static void print_usage(FILE *f)
 {
-	fprintf(f, "usage: %s COMMAND [ARGS]   (%s COMMAND --help for more)\n\n"
+	fprintf(f, "usage: %s [-v|--verbose] COMMAND [ARGS]   (%s COMMAND --help for more)\n\n"
 		"Legacy (2006) file capabilities: write and read security.capability\n"
 		"values tagged v1 (0x19980330, caps 0-31) or v3 (0x20080522, caps 0-63).\n\n"
 		"commands:\n", prog, prog);
@@ -121,60 +145,60 @@ static const char *form_name(enum fcaps_form form, __u32 tag)
 	return tag == FCAPS_V1_TAG ? "v1" : "v3";
 }
 
-static void print_hex(FILE *f, const __u8 *buf, __u32 len)
+/* The value's bytes as hex, "..." past what was kept */
+static void hex_of(const __u8 *buf, __u32 len, char *out)
 {
 	for (__u32 i = 0; i < len && i < FCAPS_MAX_SIZE; i++)
-		fprintf(f, "%02x", buf[i]);
-	if (len > FCAPS_MAX_SIZE)
-		fprintf(f, "...");
+		out += sprintf(out, "%02x", buf[i]);
+	strcpy(out, len > FCAPS_MAX_SIZE ? "..." : "");
 }
 
 static int getcap_one(const char *path, int json)
 {
 	__u8 buf[FCAPS_MAX_SIZE];
 	struct fcaps_sets sets = { 0 };
+	char *text = NULL, hex[2 * FCAPS_MAX_SIZE + 4], mask[24];
 	enum fcaps_form form;
-	char *text = NULL;
+	const char *name;
 	__u32 len = 0;
 	int rc = fcaps_read_file(path, buf, &len);
 
-	if (rc && rc != -ENODATA) {
-		fprintf(stderr, "%s getcap: reading security.capability of %s: %s\n",
-			prog, path, strerror(-rc));
-		return 1;
-	}
+	if (rc && rc != -ENODATA)
+		return fail("getcap", "reading security.capability of %s: %s", path,
+			    strerror(-rc));
 	form = rc ? FCAPS_NOT_LEGACY : fcaps_decode(buf, len, &sets);
 	if (form == FCAPS_WELL_FORMED)
 		text = fcaps_sets_to_text(&sets);
+	name = rc ? "none" : form == FCAPS_NOT_LEGACY ? "not-legacy" :
+	       form_name(form, fcaps_le32(buf));
+	hex_of(buf, rc ? 0 : len, hex);
 	if (json) {
-		printf("{\"path\":\"%s\",\"form\":\"%s\",\"size\":%u", path,
-		       rc ? "none" : form == FCAPS_NOT_LEGACY ? "not-legacy" :
-		       form_name(form, fcaps_le32(buf)), len);
-		if (!rc) {
-			printf(",\"value\":\"");
-			print_hex(stdout, buf, len);
-			printf("\"");
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "path", json_object_new_string(path));
+		json_object_object_add(o, "form", json_object_new_string(name));
+		json_object_object_add(o, "size", json_object_new_uint64(len));
+		if (!rc)
+			json_object_object_add(o, "value", json_object_new_string(hex));
+		if (form == FCAPS_WELL_FORMED) {
+			const __u64 *v[] = { &sets.effective, &sets.permitted, &sets.inheritable };
+			const char *k[] = { "effective", "permitted", "inheritable" };
+
+			for (int i = 0; i < 3; i++) {
+				snprintf(mask, sizeof(mask), "%#llx", (unsigned long long)*v[i]);
+				json_object_object_add(o, k[i], json_object_new_string(mask));
+			}
+			json_object_object_add(o, "text", json_object_new_string(text ? text : ""));
 		}
-		if (form == FCAPS_WELL_FORMED)
-			printf(",\"effective\":\"%#llx\",\"permitted\":\"%#llx\","
-			       "\"inheritable\":\"%#llx\",\"text\":\"%s\"",
-			       (unsigned long long)sets.effective,
-			       (unsigned long long)sets.permitted,
-			       (unsigned long long)sets.inheritable, text ? text : "");
-		printf("}\n");
+		json_print(o);
 	} else if (rc) {
 		printf("%s: no security.capability\n", path);
 	} else if (form == FCAPS_NOT_LEGACY) {
-		printf("%s: not a legacy value (%u bytes): ", path, len);
-		print_hex(stdout, buf, len);
-		printf("\n");
+		printf("%s: not a legacy value (%u bytes): %s\n", path, len, hex);
 	} else if (form == FCAPS_MALFORMED) {
-		printf("%s: malformed legacy value (%u bytes): ", path, len);
-		print_hex(stdout, buf, len);
-		printf("\n");
+		printf("%s: malformed legacy value (%u bytes): %s\n", path, len, hex);
 	} else {
-		printf("%s: %s %s\n", path, form_name(form, fcaps_le32(buf)),
-		       text ? text : "?");
+		printf("%s: %s %s\n", path, name, text ? text : "?");
 	}
 	free(text);
 	return 0;
@@ -211,8 +235,26 @@ static int cmd_getcap(int argc, char **argv)
 	return rc;
 }
 
+static int verbose;
+
+/* libbpf's warnings always; its info and debug lines (the verifier log of
+ * every program) with --verbose */
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level != LIBBPF_WARN && !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
 int main(int argc, char **argv)
 {
+	libbpf_set_print(libbpf_print);
+	if (argc > 1 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--verbose"))) {
+		verbose = 1;
+		argv[1] = argv[0];
+		argc--;
+		argv++;
+	}
 	if (argc < 2) {
 		print_usage(stderr);
 		return 2;

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,26 +29,67 @@ unsigned int kdev_minor(__u32 kdev)
 	return kdev & ((1U << 20) - 1);
 }
 
+/*
+ * st_dev is not always the s_dev the kernel keys files by (btrfs
+ * subvolumes, overlayfs without xino): take it from the mount instead,
+ * whose major:minor in mountinfo is its superblock's s_dev.
+ */
+static int mount_sdev(__u64 mnt_id, __u32 *kdev)
+{
+	static struct { __u64 id; __u32 dev; } *mounts;
+	static size_t nmounts;
+	unsigned long long id;
+	unsigned int maj, min;
+	char line[4096];
+
+	for (int pass = 0; pass < 2; pass++) {
+		FILE *f;
+
+		for (size_t i = 0; i < nmounts; i++) {
+			if (mounts[i].id == mnt_id) {
+				*kdev = mounts[i].dev;
+				return 0;
+			}
+		}
+		if (pass)
+			break;
+		/* not seen yet: (re)read the mount table */
+		f = fopen("/proc/self/mountinfo", "r");
+		if (!f)
+			return -errno;
+		nmounts = 0;
+		while (fgets(line, sizeof(line), f)) {
+			void *m;
+
+			if (sscanf(line, "%llu %*u %u:%u", &id, &maj, &min) != 3)
+				continue;
+			m = realloc(mounts, (nmounts + 1) * sizeof(*mounts));
+			if (!m)
+				break;
+			mounts = m;
+			mounts[nmounts].id = id;
+			mounts[nmounts++].dev = (maj << 20) | min;
+		}
+		fclose(f);
+	}
+	return -ENOENT;
+}
+
 int policy_key(const char *path, struct fcaps_file_key *key)
 {
-	struct stat st;
+	struct statx stx;
 
-	if (stat(path, &st))
+	if (statx(AT_FDCWD, path, 0, STATX_INO | STATX_MNT_ID, &stx))
 		return -errno;
 	memset(key, 0, sizeof(*key));
-	key->dev = kernel_dev(st.st_dev);
-	key->ino = st.st_ino;
+	key->ino = stx.stx_ino;
+	if (!(stx.stx_mask & STATX_MNT_ID) || mount_sdev(stx.stx_mnt_id, &key->dev))
+		key->dev = kernel_dev(makedev(stx.stx_dev_major, stx.stx_dev_minor));
 	return 0;
 }
 
-static int push(struct policy *p, const struct policy_entry *e)
+static int append(struct policy *p, const struct policy_entry *e)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		if (!memcmp(&p->v[i].key, &e->key, sizeof(e->key))) {
-			p->v[i] = *e;	/* the last line for a file wins */
-			return 0;
-		}
-	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 64;
 		struct policy_entry *v = realloc(p->v, cap * sizeof(*v));
@@ -61,12 +103,55 @@ static int push(struct policy *p, const struct policy_entry *e)
 	return 0;
 }
 
-/* Values longer than FCAPS_MAX_SIZE (malformed) keep their first bytes. */
+static const struct policy *sorting;
+
+/* by key, then by position: the last of a run of equal keys is the newest */
+static int by_key_then_index(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int c = memcmp(&sorting->v[i].key, &sorting->v[j].key, sizeof(struct fcaps_file_key));
+
+	return c ? c : (i > j) - (i < j);
+}
+
+/* Keep one entry per file, the last one given (sort, not a quadratic scan:
+ * policy files of 100,000 lines are imported). */
+static int dedupe(struct policy *p)
+{
+	size_t *idx = malloc(p->n * sizeof(*idx) + 1), n = 0;
+	char *keep = calloc(p->n + 1, 1);
+
+	if (!idx || !keep) {
+		free(idx);
+		free(keep);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n; i++)
+		idx[i] = i;
+	sorting = p;
+	qsort(idx, p->n, sizeof(*idx), by_key_then_index);
+	for (size_t i = 0; i < p->n; i++)
+		if (i + 1 == p->n || memcmp(&p->v[idx[i]].key, &p->v[idx[i + 1]].key,
+					    sizeof(struct fcaps_file_key)))
+			keep[idx[i]] = 1;
+	for (size_t i = 0; i < p->n; i++)
+		if (keep[i])
+			p->v[n++] = p->v[i];
+	p->n = n;
+	free(idx);
+	free(keep);
+	return 0;
+}
+
+/*
+ * Any value the attribute can hold, empty included (6.1's own formats get
+ * 6.1's rules); values longer than FCAPS_MAX_SIZE keep their first bytes.
+ */
 static int parse_hex(const char *hex, struct fcaps_policy_value *v)
 {
-	size_t len = strlen(hex);
+	size_t len = strcspn(hex, " \t");
 
-	if (len % 2 || len / 2 > FCAPS_HEX_MAX || len < 8)
+	if (hex[len] || len % 2 || len / 2 > FCAPS_HEX_MAX)
 		return -1;
 	for (size_t i = 0; i < len / 2; i++) {
 		unsigned int b;
@@ -99,16 +184,11 @@ int policy_add_text(struct policy *p, const char *path, const char *text,
 		text++;
 	if (!strncmp(text, "hex:", 4)) {
 		if (parse_hex(text + 4, &e.value)) {
-			snprintf(err, errlen, "'%s' is not hex:BYTES of 4 to %d bytes",
+			snprintf(err, errlen, "'%s' is not hex:BYTES of 0 to %d bytes",
 				 text, FCAPS_HEX_MAX);
 			return -1;
 		}
-		tag = fcaps_le32(e.value.value);
-		if (tag != FCAPS_V1_TAG && tag != FCAPS_V3_TAG) {
-			snprintf(err, errlen, "'%s' does not start with a legacy tag", text);
-			return -1;
-		}
-		return push(p, &e);
+		return append(p, &e);
 	}
 	if (!strncmp(text, "v1 ", 3) || !strncmp(text, "v3 ", 3)) {
 		tag = text[1] == '1' ? FCAPS_V1_TAG : FCAPS_V3_TAG;
@@ -124,25 +204,42 @@ int policy_add_text(struct policy *p, const char *path, const char *text,
 		return -1;
 	}
 	e.value.len = fcaps_encode(&sets, tag, e.value.value);
-	return push(p, &e);
+	return append(p, &e);
 }
+
+#define POLICY_LINE_MAX 4096
 
 int policy_parse_file(const char *file, struct policy *p)
 {
 	struct policy tmp = {};
 	char *line = NULL, err[512];
 	size_t cap = 0;
+	ssize_t len;
 	int lineno = 0, bad = 0;
 	FILE *f = fopen(file, "r");
+	struct stat st;
 
-	if (!f) {
+	if (!f || fstat(fileno(f), &st)) {
 		fprintf(stderr, "%s: %s\n", file, strerror(errno));
+		if (f)
+			fclose(f);
 		return -1;
 	}
-	while (getline(&line, &cap, f) > 0) {
+	if (!S_ISREG(st.st_mode)) {
+		fprintf(stderr, "%s: not a regular file\n", file);
+		fclose(f);
+		return -1;
+	}
+	while ((len = getline(&line, &cap, f)) > 0) {
 		char *s = line, *path, *rest;
 
 		lineno++;
+		if (len > POLICY_LINE_MAX || memchr(line, 0, len)) {
+			fprintf(stderr, "%s:%d: %s\n", file, lineno, len > POLICY_LINE_MAX ?
+				"line longer than 4096 bytes" : "binary data (a NUL byte)");
+			bad = 1;
+			break;
+		}
 		s[strcspn(s, "\n")] = 0;
 		while (isspace((unsigned char)*s))
 			s++;
@@ -161,19 +258,18 @@ int policy_parse_file(const char *file, struct policy *p)
 			bad = 1;
 		}
 	}
+	if (ferror(f)) {
+		fprintf(stderr, "%s: reading: %s\n", file, strerror(errno));
+		bad = 1;
+	}
 	free(line);
 	fclose(f);
-	if (bad) {
-		policy_free(&tmp);
-		return -1;
-	}
-	for (size_t i = 0; i < tmp.n; i++)
-		if (push(p, &tmp.v[i])) {
-			policy_free(&tmp);
-			return -1;
-		}
+	for (size_t i = 0; !bad && i < tmp.n; i++)
+		bad = append(p, &tmp.v[i]) != 0;
 	policy_free(&tmp);
-	return 0;
+	if (bad)
+		return -1;
+	return dedupe(p);
 }
 
 static struct policy *scan_into;
@@ -192,19 +288,29 @@ static int scan_one(const char *path, const struct stat *st, int type, struct FT
 	rc = fcaps_read_file(path, buf, &len);
 	if (rc == -ENODATA || rc == -ENOTSUP)
 		return 0;
+	if (rc == -EINVAL) {
+		/* 6.1 shows no such value; its exec fails with EINVAL too */
+		len = FCAPS_LEN_UNREADABLE;
+		memset(buf, 0, sizeof(buf));
+		rc = 0;
+	}
 	if (rc) {
 		fprintf(stderr, "scan: %s: reading security.capability: %s\n", path, strerror(-rc));
 		scan_failed = 1;
 		return 0;
 	}
-	if (len < 4 || (fcaps_le32(buf) != FCAPS_V1_TAG && fcaps_le32(buf) != FCAPS_V3_TAG))
+	/* every value, as the sync programs keep every value */
+	rc = policy_key(path, &e.key);
+	if (rc) {
+		fprintf(stderr, "scan: %s: %s\n", path, strerror(-rc));
+		scan_failed = 1;
 		return 0;
-	e.key.dev = kernel_dev(st->st_dev);
-	e.key.ino = st->st_ino;
+	}
 	e.value.len = len;
 	memcpy(e.value.value, buf, sizeof(buf));
 	snprintf(e.path, sizeof(e.path), "%s", path);
-	return push(scan_into, &e) ? -1 : 0;
+	/* one entry per inode seen; a hard link seen twice writes it twice */
+	return append(scan_into, &e) ? -1 : 0;
 }
 
 int policy_scan_dir(const char *dir, struct policy *p)

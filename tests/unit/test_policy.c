@@ -79,7 +79,8 @@ int main(void)
 		{ "/nonexistent cap_kill+ep", "No such file or directory" },
 		{ "/etc/passwd cap_bogus+ep", "is not capability text" },
 		{ "/etc/passwd hex:3003981", "is not hex:BYTES" },
-		{ "/etc/passwd hex:0000000000000000", "does not start with a legacy tag" },
+		{ "/etc/passwd hex:00000000000000zz", "is not hex:BYTES" },
+		{ "/etc/passwd hex:00 extra", "is not hex:BYTES" },
 		{ "/etc/passwd v1 cap_bpf+ep", "v1 names capabilities 0-31 only" },
 		{ "/etc/passwd 41+p", "above CAP_LAST_CAP (40)" },
 	};
@@ -93,6 +94,31 @@ int main(void)
 		check(rc == -1 && p.n == 0 && strstr(err, ":3: ") && strstr(err, bad[i].why), what);
 		if (rc != -1 || !strstr(err, bad[i].why))
 			printf("  stderr: %s", err);
+		policy_free(&p);
+	}
+	/* input that is not a policy file at all: refused, nothing kept */
+	{
+		static char text[6000];
+		size_t n = strlen("# ok\n/etc/passwd cap_kill+ep\n");
+
+		memcpy(text, "# ok\n/etc/passwd cap_kill+ep\n", n);
+		memset(text + n, 'x', 5000);
+		strcpy(text + n + 5000, " cap_kill+ep\n");
+		rc = parse(text, &p, err, sizeof(err));
+		check(rc == -1 && p.n == 0 && strstr(err, ":3: line longer than 4096 bytes"),
+		      "a line over 4 KiB is refused at its line, nothing kept");
+		policy_free(&p);
+		rc = parse("/etc/passwd cap_kill+ep\n\x7f" "ELF\x01\n", &p, err, sizeof(err));
+		check(rc == -1 && p.n == 0 && strstr(err, ":2: want 'PATH CAPTEXT'"),
+		      "a binary line is refused at its line, nothing kept");
+		policy_free(&p);
+		rc = policy_parse_file("/tmp", &p);
+		check(rc == -1 && p.n == 0, "a directory is not a policy file");
+		rc = policy_parse_file("/nonexistent/policy", &p);
+		check(rc == -1 && p.n == 0, "a missing file is refused");
+		rc = parse("/etc/passwd cap_kill+ep\n/etc/passwd cap_chown+ep\n", &p, err, sizeof(err));
+		check(rc == 0 && p.n == 1 && fcaps_le32(p.v[0].value.value + 8) == 1U << 0,
+		      "two lines for one file: the last wins");
 		policy_free(&p);
 	}
 	printf("%d passed, %d failed\n", passed, failed);

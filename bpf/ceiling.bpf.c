@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The reducing half of the 2006 rules, which BPF can enforce: when the
+ * legacy rules decide an exec, the predicted effective set becomes a
+ * ceiling on the new credentials, and `capable` refuses any capability
+ * above it. Root running a capped file thus loses what the kernel path
+ * would have taken from it; what the kernel path would have *granted*
+ * stays out of reach (BPF cannot write credentials).
+ *
+ * Capabilities belong to a struct cred, so the ceiling is keyed by the
+ * credentials: threads share it, copies (prepare_creds, override_creds)
+ * inherit it, and it goes when they are freed. Enforce mode only.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "exec_rules.bpf.h"
+
+#define ENOMEM 12
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCAPS_MAX_CEILINGS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);			/* struct cred * */
+	__type(value, struct fcaps_ceiling);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ceilings SEC(".maps") __weak;
+
+static __always_inline int enforcing(void)
+{
+	struct fcaps_config *cfg = fcaps_config();
+
+	return cfg && cfg->mode == FCAPS_MODE_ENFORCE;
+}
+
+/* The new credentials of an exec: a ceiling if the legacy rules decide. */
+SEC("lsm/bprm_committing_creds")
+int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm)
+{
+	struct fcaps_config *cfg = fcaps_config();
+	__u64 key = (__u64)bprm->cred;
+	struct fcaps_decision d = {};
+	struct fcaps_ceiling c;
+	struct file *file = creds_file(bprm);
+
+	if (!cfg || cfg->mode != FCAPS_MODE_ENFORCE || !file)
+		return 0;
+	decide(bprm, file, cfg, &d);
+	if (!d.legacy || d.ret) {
+		/* inherited from the old credentials by prepare_exec_creds() */
+		bpf_map_delete_elem(&ceilings, &key);
+		return 0;
+	}
+#ifdef FCAPS_PLANT_CEILING_PP
+	c.pe = d.pp;	/* planted bug: the ceiling is pP, not pE */
+#else
+	c.pe = d.pe;
+#endif
+	c.pp = d.pp;
+	/* cannot fail: prepare_exec_creds() already holds an entry or none
+	 * was needed; a full map is caught in cred_prepare */
+	bpf_map_update_elem(&ceilings, &key, &c, BPF_ANY);
+	return 0;
+}
+
+/* A copy of capped credentials is capped; refuse the copy otherwise. */
+SEC("lsm/cred_prepare")
+int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
+	     gfp_t gfp, int ret)
+{
+	__u64 okey = (__u64)old, nkey = (__u64)new;
+	struct fcaps_ceiling *c;
+
+	if (ret)
+		return ret;
+	c = bpf_map_lookup_elem(&ceilings, &okey);
+#ifdef FCAPS_PLANT_CEILING_NO_COPY
+	return 0;	/* planted bug: copies lose the ceiling */
+#endif
+	if (c && bpf_map_update_elem(&ceilings, &nkey, c, BPF_ANY))
+		return -ENOMEM;	/* fail closed */
+	return 0;
+}
+
+/* keyctl's session-to-parent fills blank credentials from others */
+SEC("lsm/cred_transfer")
+int BPF_PROG(fcaps_ceiling_transfer, struct cred *new, const struct cred *old)
+{
+	__u64 okey = (__u64)old, nkey = (__u64)new;
+	struct fcaps_ceiling *c = bpf_map_lookup_elem(&ceilings, &okey);
+
+	if (c)
+		bpf_map_update_elem(&ceilings, &nkey, c, BPF_ANY);
+	return 0;
+}
+
+/*
+ * The last reference is gone: drop the ceiling before the address can be
+ * reused. Not the cred_free hook: 6.1 skips it when no LSM has a cred
+ * blob (capability and bpf have none), so it never runs here.
+ */
+SEC("fentry/__put_cred")
+int BPF_PROG(fcaps_ceiling_free, struct cred *cred)
+{
+	__u64 key = (__u64)cred;
+
+	bpf_map_delete_elem(&ceilings, &key);
+	return 0;
+}
+
+/* capset(2) narrows pE and pP; the ceiling follows as the kernel would. */
+SEC("lsm/capset")
+int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
+	     const kernel_cap_t *effective, const kernel_cap_t *inheritable,
+	     const kernel_cap_t *permitted, int ret)
+{
+	__u64 key = (__u64)new;
+	struct fcaps_ceiling *c;
+
+	if (ret)
+		return ret;
+	c = bpf_map_lookup_elem(&ceilings, &key);
+	if (!c)
+		return 0;
+#ifndef FCAPS_PLANT_CEILING_NO_CAPSET
+	c->pp &= fcaps_cap64(*permitted);
+	c->pe = fcaps_cap64(*effective) & c->pp;
+#endif
+	return 0;
+}
+
+SEC("lsm/capable")
+int BPF_PROG(fcaps_ceiling_capable, const struct cred *cred,
+	     struct user_namespace *ns, int cap, unsigned int opts, int ret)
+{
+	__u64 key = (__u64)cred;
+	struct fcaps_ceiling *c;
+
+	if (ret)
+		return ret;
+	c = bpf_map_lookup_elem(&ceilings, &key);
+	if (!c || !enforcing() || cap < 0 || cap > FCAPS_LAST_CAP)
+		return 0;
+	return (c->pe >> cap) & 1 ? 0 : -EPERM;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * SEMANTICS section 2 as BPF computes it: the decision for an exec and
+ * the credentials the kernel would give, from the policy map. Shared by
+ * the exec programs (decide, record, enforce) and the ceiling.
+ */
+#ifndef FCAPS_EXEC_RULES_BPF_H
+#define FCAPS_EXEC_RULES_BPF_H
+
+#include "fcaps.bpf.h"
+
+/* The unsafe-exec downgrade, as 6.1's bprm_unsafe path does it. */
+static __always_inline void downgrade(struct linux_binprm *bprm,
+				      struct task_struct *task,
+				      const struct cred *old,
+				      struct fcaps_decision *d)
+{
+	const struct cred *tracer = task->ptracer_cred;
+	int tracer_capable = !tracer || fcaps_ns_capable(tracer, old->user_ns,
+							  CAP_SYS_PTRACE);
+
+	if (!(d->setid || (d->pp & ~d->old_pp)))
+		return;
+	if (!((bprm->unsafe & ~LSM_UNSAFE_PTRACE) || !tracer_capable))
+		return;
+	if (!fcaps_has_cap(old->cap_effective, CAP_SETUID) ||
+	    (bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS)) {
+		d->euid = d->uid;
+		d->egid = d->gid;
+	}
+	d->pp &= d->old_pp;
+}
+
+/* SEMANTICS 2.3-2.7: the file's sets overwrite root's */
+static __always_inline void legacy_rules(struct linux_binprm *bprm,
+					 struct task_struct *task,
+					 const struct cred *old,
+					 const struct fcaps_sets *f,
+					 struct fcaps_decision *d)
+{
+	d->legacy = 1;
+	d->fe = f->effective;
+	d->fp = f->permitted;
+	d->fi = f->inheritable;
+	d->pp = (f->permitted & d->bset) | (f->inheritable & d->pi);
+	downgrade(bprm, task, old, d);
+#ifdef FCAPS_PLANT_IGNORE_FE
+	d->pe = d->pp;
+#else
+	d->pe = d->pp & f->effective;
+#endif
+	d->secureexec = d->setid ||
+		(d->uid != 0 && (f->effective | f->permitted | f->inheritable));
+}
+
+/* 6.1's cap_bprm_creds_from_file() for no value or a 6.1-format one */
+static __always_inline void rules_61(struct linux_binprm *bprm,
+				     struct task_struct *task,
+				     const struct cred *old,
+				     const struct fcaps_policy_value *pol,
+				     struct fcaps_decision *d)
+{
+	struct fcaps_sets f = {};
+	__u32 effective = 0, has_fcap = 0, rootid = 0;
+	int rc;
+
+	if (pol && !d->nosuid) {
+		rc = fcaps_decode_61(pol->value, pol->len, &f, &effective, &rootid);
+		if (rc) {
+			d->ret = rc;
+			return;
+		}
+		/* a rootid that does not own our namespace: as if absent */
+		if (!rootid) {
+			has_fcap = 1;
+			d->pp = (f.permitted & d->bset) | (f.inheritable & d->pi);
+			if (effective && (f.permitted & ~d->pp)) {
+				d->ret = -EPERM;
+				return;
+			}
+		} else {
+			effective = 0;
+		}
+	}
+	/* handle_privileged_root() */
+	if (!(old->securebits & (1 << SECURE_NOROOT)) &&
+	    !(has_fcap && d->euid == 0 && d->uid != 0)) {
+		if (d->euid == 0 || d->uid == 0)
+			d->pp = d->bset | d->pi;
+		if (d->euid == 0)
+			effective = 1;
+	}
+	d->pa = has_fcap || d->setid ? 0 : fcaps_cap64(old->cap_ambient);
+	downgrade(bprm, task, old, d);
+	d->pp |= d->pa;
+	d->pe = effective ? d->pp : d->pa;
+	d->secureexec = d->setid ||
+		(d->uid != 0 && (effective || (d->pp & ~d->pa)));
+}
+
+/* The decision for an exec whose credentials come from @file. */
+static __always_inline void decide(struct linux_binprm *bprm, struct file *file,
+				   const struct fcaps_config *cfg,
+				   struct fcaps_decision *d)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	const struct cred *old = task->cred;
+	struct inode *inode = file->f_inode;
+	struct fcaps_file_key key = {};
+	struct fcaps_policy_value *pol;
+	struct fcaps_sets f = {};
+	__u32 mode = inode->i_mode, tag = 0;
+	int suid_ok, legacy;
+
+	key.dev = inode->i_sb->s_dev;
+	key.ino = inode->i_ino;
+	d->dev = key.dev;
+	d->ino = key.ino;
+	d->nosuid = !!(file->f_path.mnt->mnt_flags & MNT_NOSUID);
+	d->unsafe = bprm->unsafe;
+	d->old_euid = old->euid.val;
+	d->old_egid = old->egid.val;
+	d->old_pp = fcaps_cap64(old->cap_permitted);
+	d->bset = fcaps_cap64(old->cap_bset);
+	d->pi = fcaps_cap64(old->cap_inheritable);
+	d->securebits = old->securebits & ~(1 << SECURE_KEEP_CAPS);
+
+	/* bprm_fill_uid(): no setid on a nosuid mount or under no_new_privs */
+	d->uid = old->uid.val;
+	d->euid = old->euid.val;
+	d->gid = old->gid.val;
+	d->egid = old->egid.val;
+	suid_ok = !d->nosuid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
+	if (suid_ok && (mode & S_ISUID))
+		d->euid = inode->i_uid.val;
+	if (suid_ok && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
+		d->egid = inode->i_gid.val;
+	d->setid = d->euid != d->uid || d->egid != d->gid;
+
+	pol = bpf_map_lookup_elem(&policy, &key);
+	if (pol && pol->len >= 4)
+		tag = fcaps_le32(pol->value);
+	legacy = tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG;
+#ifdef FCAPS_PLANT_IGNORE_NOSUID
+	if (legacy && cfg->exec) {
+#else
+	if (legacy && cfg->exec && (!d->nosuid || cfg->nosuid_ignore)) {
+#endif
+		d->tag = tag;
+		d->form = fcaps_decode(pol->value, pol->len, &f);
+		if (d->form == FCAPS_MALFORMED) {
+			d->legacy = 1;
+			d->ret = -EPERM;
+			return;
+		}
+		legacy_rules(bprm, task, old, &f, d);
+	} else {
+		/* a legacy value that does not apply is as if absent */
+		rules_61(bprm, task, old, legacy ? NULL : pol, d);
+	}
+	d->suid = d->euid;
+	/* recorded as the kernel's tracepoint can see it: after the downgrade */
+	d->setid = d->euid != d->uid || d->egid != d->gid;
+}
+
+/* The file the credentials come from: binfmt_misc 'C' takes the binary's. */
+static __always_inline struct file *creds_file(struct linux_binprm *bprm)
+{
+	return BPF_CORE_READ_BITFIELD(bprm, execfd_creds) ? bprm->executable :
+							    bprm->file;
+}
+
+#endif /* FCAPS_EXEC_RULES_BPF_H */
