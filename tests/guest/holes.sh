@@ -1,0 +1,197 @@
+#!/bin/sh
+# holes.sh kernel|bpf|sync|faults|nolsm: the attacks of SEMANTICS 3 and 6,
+# each of which must fail. The test image is /dev/vda.
+#   kernel  patched kernel, its rules on, no BPF loaded (the bpf LSM is
+#           active, which is what opened the xattr holes in 6.1)
+#   bpf     stock kernel, BPF enforcing
+#   sync    patched kernel, BPF in shadow: BPF's view of a file must follow
+#           the file the kernel actually executes
+#   faults  fcapsctl killed at every step of load and unload
+#   nolsm   booted with lsm=capability: no bpf LSM
+. /fcaps/tests/lib.sh
+mode=$1
+H=/tmp/h
+mkdir -p $H
+cp /usr/local/bin/fcaps_probe $H/capped
+cp /usr/local/bin/fcaps_probe $H/plain
+# a 6.1 v2 value (cap_net_raw, effective) for the stock kernel
+V2=0x0100000200200000000000000000000000000000
+
+val() { getfattr --absolute-names -e hex -n security.capability "$1" 2>&1 | sed -n 's/^security.capability=//p'; }
+# the BPF policy entry of a file: "size form text"
+pol() { fcapsctl policy list | grep "ino=$(stat -c %i "$1") " | cut -d' ' -f3-; }
+# "legacy ret pP" of the newest exec record for the pid that $2.. reports, in map $1
+rec_of() {
+	map=$1; shift
+	pid=$("$@" | sed -n 's/^pid=\([0-9]*\).*/\1/p')
+	fcapsctl decisions --json | grep "\"map\":\"$map\"" | grep "\"hook\":\"exec\",\"pid\":$pid," |
+		sed 's/.*"seq":\([0-9]*\).*"ret":\(-*[0-9]*\).*"legacy":\([0-9]\).*"pp":\([0-9]*\).*/\1 \3 \2 \4/' |
+		sort -n | tail -n 1 | cut -d' ' -f2-
+}
+eperm() { "$@" 2>&1 | grep -q 'Operation not permitted'; }
+# the values of the probe's KEY=... words, in the order asked: "fields KEY... -- CMD..."
+fields() {
+	keys=""
+	while [ "$1" != -- ]; do keys="$keys $1"; shift; done
+	shift
+	out=$("$@" 2>&1)
+	for k in $keys; do echo "$out" | tr ' ' '\n' | sed -n "s/^$k=//p"; done | tr '\n' ' ' | sed 's/ $//'
+}
+
+xattr_attacks() {	# $1: what the file's value is, for the messages
+	before=$(val $H/capped)
+	polb=$(pol $H/capped 2>/dev/null)
+	check "uid 1000 cannot remove security.capability ($1) of a root-owned file: EPERM" \
+		eperm runas 1000 setfattr -x security.capability $H/capped
+	check "uid 1000 cannot overwrite it with a v2 value: EPERM" \
+		eperm runas 1000 setfattr -n security.capability -v $V2 $H/capped
+	check "uid 1000 cannot write an empty security.capability: EPERM" \
+		eperm runas 1000 setfattr -n security.capability $H/capped
+	: > $H/own && chown 1000:1000 $H/own
+	check "uid 1000 cannot write an empty security.capability even on its own file" \
+		eperm runas 1000 setfattr -n security.capability $H/own
+	check "uid 1000 cannot write security.fcaps_other on its own file: EPERM" \
+		eperm runas 1000 setfattr -n security.fcaps_other -v 1 $H/own
+	check "uid 1000 cannot remove security.fcaps_other set by root: EPERM" \
+		sh -c "setfattr -n security.fcaps_other -v 1 $H/own && runas 1000 setfattr -x security.fcaps_other $H/own 2>&1 | grep -q 'Operation not permitted'"
+	check_out "... the value is unchanged" "$before" val $H/capped
+	[ -n "$polb" ] && check_out "... and so is the BPF policy entry" "$polb" pol $H/capped
+	check "root may still write an empty value (CAP_SETFCAP)" setfattr -n security.capability $H/own
+}
+
+userns_kill() {
+	runas 1000 sleep 100 &
+	t=$!
+	sleep 0.2
+	check "uid 1000 signals its own uncapped process (same namespace, subset): allowed" \
+		runas 1000 kill -0 $t
+	check "uid 1000 in unshare -Ur (full set in its own namespace): EPERM" \
+		eperm runas 1000 unshare -r kill -TERM $t
+	check "... and the target lives" kill -0 $t
+	kill $t; wait $t 2>/dev/null
+	# the target in a child namespace of uid 1000: its owner holds CAP_KILL there
+	runas 1000 unshare -r sleep 100 &
+	t=$!
+	sleep 0.2
+	check "uid 1000 signals its process in a child namespace it owns: allowed" \
+		runas 1000 kill -0 $t
+	kill $t; wait $t 2>/dev/null
+}
+
+case "$mode" in
+kernel)
+	fcapsctl setcap $H/capped 'cap_net_raw+ep'
+	xattr_attacks "legacy v1"
+	check_out "root running the file still gets only its sets" "0x2000 0x2000" \
+		fields Eff Prm -- $H/capped status
+	userns_kill
+	sysctl -qw kernel.fcaps.kill=0
+	check "... with kill=0 the unshare -Ur sender passes" \
+		sh -c "runas 1000 sleep 100 & t=\$!; sleep 0.2; runas 1000 unshare -r kill -0 \$t; r=\$?; kill \$t; exit \$r"
+	sysctl -qw kernel.fcaps.kill=1
+	# the article's removable-media attack: a value written elsewhere
+	mount -o nosuid,ro /dev/vda /mnt
+	check_out "nosuid ext4 image: uid 1000 gains nothing from good_v1" "0 0" \
+		fields Prm secure -- runas 1000 /mnt/good_v1 status
+	sysctl -qw kernel.fcaps.nosuid_ignore=1
+	check_out "... and gains cap_net_raw with nosuid_ignore=1" "0x2000 1" \
+		fields Prm secure -- runas 1000 /mnt/good_v1 status
+	sysctl -qw kernel.fcaps.nosuid_ignore=0
+	umount /mnt
+	;;
+bpf)
+	setfattr -n security.capability -v $V2 $H/capped
+	mount -o nosuid,ro /dev/vda /mnt
+	echo "/mnt/good_v1 hex:30039819002000000020000000000000" > $H/policy
+	check "load --mode enforce on stock" fcapsctl load --mode enforce --scan $H --policy $H/policy
+	xattr_attacks "6.1 v2"
+	userns_kill
+	check_out "nosuid ext4 image: BPF ignores good_v1 for uid 1000 (legacy ret pP)" "0 0 0" \
+		rec_of decisions runas 1000 /mnt/good_v1 status
+	fcapsctl set nosuid_ignore=1
+	check_out "... and applies it with nosuid_ignore=1" "1 0 8192" \
+		rec_of decisions runas 1000 /mnt/good_v1 status
+	fcapsctl unload
+	umount /mnt
+	;;
+sync)
+	mount /dev/vda /mnt
+	fcapsctl setcap $H/capped 'cap_net_raw+ep'
+	ln $H/capped $H/link
+	check "load --mode shadow --scan" fcapsctl load --mode shadow --scan $H --scan /mnt
+	check_out "a hard link made before the scan: BPF sees the value (legacy ret pP)" "1 0 8192" \
+		rec_of decisions runas 1000 $H/link status
+	check_out "... as the kernel does" "1 0 8192" rec_of kdecisions runas 1000 $H/link status
+	mv $H/plain $H/capped
+	check_out "an uncapped file renamed over the capped one after the scan: BPF sees none" "0 0 0" \
+		rec_of decisions runas 1000 $H/capped status
+	check_out "... as the kernel does" "0 0 0" rec_of kdecisions runas 1000 $H/capped status
+	# inode reuse on ext4: a deleted capped file's number goes to a new file
+	cp /usr/local/bin/fcaps_probe /mnt/reuse && fcapsctl setcap /mnt/reuse 'cap_net_raw+ep'
+	ino=$(stat -c %i /mnt/reuse)
+	check_out "the capped ext4 file is in the policy" "size=16 v1 cap_net_raw=ep" pol /mnt/reuse
+	rm /mnt/reuse
+	n=0
+	while [ $n -lt 50 ]; do
+		cp /usr/local/bin/fcaps_probe /mnt/new$n
+		[ "$(stat -c %i /mnt/new$n)" = "$ino" ] && break
+		n=$((n + 1))
+	done
+	check "a new file got the deleted file's inode number $ino" [ "$(stat -c %i /mnt/new$n)" = "$ino" ]
+	check_out "... and inherits nothing (legacy ret pP)" "0 0 0" \
+		rec_of decisions runas 1000 /mnt/new$n status
+	# overlayfs: the value removed through the overlay
+	mkdir -p $H/lower $H/upper $H/work $H/ovl
+	cp /usr/local/bin/fcaps_probe $H/lower/ocap && fcapsctl setcap $H/lower/ocap 'cap_net_raw+ep'
+	mount -t overlay overlay -o lowerdir=$H/lower,upperdir=$H/upper,workdir=$H/work $H/ovl
+	check "policy scan of the overlay" fcapsctl policy scan $H/ovl
+	check_out "overlay file: BPF sees the value" "1 0 8192" rec_of decisions runas 1000 $H/ovl/ocap status
+	check_out "... as the kernel does" "1 0 8192" rec_of kdecisions runas 1000 $H/ovl/ocap status
+	check "root removes it through the overlay" setfattr -x security.capability $H/ovl/ocap
+	check_out "... and BPF follows (legacy ret pP)" "0 0 0" rec_of decisions runas 1000 $H/ovl/ocap status
+	check_out "... as the kernel does" "0 0 0" rec_of kdecisions runas 1000 $H/ovl/ocap status
+	umount $H/ovl
+	fcapsctl unload
+	umount /mnt
+	;;
+faults)
+	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
+	echo "$H/capped hex:30039819002000000020000000" > $H/bad.policy	# malformed: 13 bytes
+	runs() { runas 1000 $H/capped status >/dev/null 2>&1; }
+	check "without BPF the file runs" runs
+	for step in open loaded sync-attached policy-written attached pin-link pinned renamed; do
+		FCAPS_FAULT=$step fcapsctl load --mode enforce --policy $H/bad.policy >/dev/null 2>&1
+		check "load killed at '$step': nothing enforces (the file runs)" runs
+		check "... fcapsctl status does not report it loaded and armed" \
+			sh -c '! fcapsctl status --json 2>/dev/null | grep -q "\"armed\":1"'
+		check "... and the next load cleans up and enforces (EPERM)" \
+			sh -c "fcapsctl load --mode enforce --policy $H/bad.policy >/dev/null && ! runas 1000 $H/capped status >/dev/null 2>&1"
+		fcapsctl unload >/dev/null
+	done
+	for step in disarmed moved; do
+		fcapsctl load --mode enforce --policy $H/bad.policy >/dev/null
+		FCAPS_FAULT=$step fcapsctl unload >/dev/null 2>&1
+		check "unload killed at '$step': nothing enforces any more" runs
+		check "... and the next unload removes every pin" \
+			sh -c 'fcapsctl unload >/dev/null && [ ! -e /sys/fs/bpf/fcaps ] && [ ! -e /sys/fs/bpf/fcaps_old ]'
+	done
+	check_out "no fcaps program left" "0" sh -c 'bpftool prog show | grep -c "name fcaps_"'
+	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
+	;;
+nolsm)
+	check_out "booted without the bpf LSM" "capability" cat /sys/kernel/security/lsm
+	out=$(fcapsctl load --mode enforce 2>&1); rc=$?
+	check "load --mode enforce fails without the bpf LSM" [ "$rc" = 1 ]
+	check_contains "... saying why" "the bpf LSM is not active" "$out"
+	check "... and loads nothing" [ ! -e /sys/fs/bpf/fcaps ]
+	out=$(fcapsctl load --mode shadow 2>&1); rc=$?
+	check "load --mode shadow loads, with a warning" [ "$rc" = 0 ]
+	check_contains "... the warning" "warning: the bpf LSM is not active" "$out"
+	check_contains "status says so" '"bpf_lsm":false' "$(fcapsctl status --json)"
+	fcapsctl unload >/dev/null
+	;;
+*)
+	echo "usage: holes.sh kernel|bpf|sync|faults|nolsm" >&2
+	exit 2;;
+esac
+finish
