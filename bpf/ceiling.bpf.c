@@ -53,11 +53,7 @@ int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm)
 		bpf_map_delete_elem(&ceilings, &key);
 		return 0;
 	}
-#ifdef FCAPS_PLANT_CEILING_PP
-	c.pe = d.pp;	/* planted bug: the ceiling is pP, not pE */
-#else
 	c.pe = d.pe;
-#endif
 	c.pp = d.pp;
 	/* cannot fail: prepare_exec_creds() already holds an entry or none
 	 * was needed; a full map is caught in cred_prepare */
@@ -76,10 +72,12 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 	if (ret)
 		return ret;
 	c = bpf_map_lookup_elem(&ceilings, &okey);
-#ifdef FCAPS_PLANT_CEILING_NO_COPY
-	return 0;	/* planted bug: copies lose the ceiling */
-#endif
-	if (c && bpf_map_update_elem(&ceilings, &nkey, c, BPF_ANY))
+	if (!c) {
+		/* nothing left at this address may cap the new credentials */
+		bpf_map_delete_elem(&ceilings, &nkey);
+		return 0;
+	}
+	if (bpf_map_update_elem(&ceilings, &nkey, c, BPF_ANY))
 		return -ENOMEM;	/* fail closed */
 	return 0;
 }
@@ -124,10 +122,8 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 	c = bpf_map_lookup_elem(&ceilings, &key);
 	if (!c)
 		return 0;
-#ifndef FCAPS_PLANT_CEILING_NO_CAPSET
 	c->pp &= fcaps_cap64(*permitted);
 	c->pe = fcaps_cap64(*effective) & c->pp;
-#endif
 	return 0;
 }
 

@@ -113,6 +113,7 @@ static __always_inline void decide(struct linux_binprm *bprm, struct file *file,
 	int suid_ok, legacy;
 
 	key.dev = inode->i_sb->s_dev;
+	key.gen = cfg->policy_gen;
 	key.ino = inode->i_ino;
 	d->dev = key.dev;
 	d->ino = key.ino;

@@ -52,10 +52,15 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } counters SEC(".maps") __weak;
 
-/* decisions: BPF's; kdecisions: the kernel's, from its tracepoints */
+/*
+ * decisions: BPF's; kdecisions: the kernel's, from its tracepoints. Not LRU:
+ * a record that does not fit is not written and is counted in its hook's
+ * errors, so that a loss is never silent ('fcapsctl decisions --clear'
+ * makes room).
+ */
 #define FCAPS_DECISION_MAP(name)					\
 	struct {							\
-		__uint(type, BPF_MAP_TYPE_LRU_HASH);			\
+		__uint(type, BPF_MAP_TYPE_HASH);			\
 		__uint(max_entries, FCAPS_MAX_DECISIONS);		\
 		__type(key, __u64);					\
 		__type(value, struct fcaps_decision);			\
@@ -109,6 +114,14 @@ static __always_inline struct fcaps_config *fcaps_config(void)
 
 	/* nothing happens until the loader has armed a complete set */
 	return cfg && cfg->armed ? cfg : NULL;
+}
+
+/* The config whether armed or not: the sync programs work from the start */
+static __always_inline struct fcaps_config *fcaps_config_raw(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&config, &zero);
 }
 
 static __always_inline struct fcaps_inflight *fcaps_inflight(struct task_struct *task)

@@ -54,8 +54,11 @@ struct fcaps_sets {
 #define FCAPS_61_MAX_SIZE	24		/* 6.1's read buffer */
 /*
  * A policy entry's len for a value that 6.1's getxattr refuses (EINVAL: too
- * short for a tag, or a revision it cannot show), so that the loader cannot
- * read it, and that 6.1's exec refuses with EINVAL all the same.
+ * short for a tag, a revision word it cannot show), so that the loader
+ * cannot read it. 6.1's exec refuses most of them with EINVAL, which is
+ * what BPF records; but not all (ERANGE past 24 bytes; a 12-byte revision
+ * 1 or a v2 with unknown flag bits runs), so BPF never enforces a 6.1
+ * value's error: the kernel does that itself (NOTES, Approximations).
  */
 #define FCAPS_LEN_UNREADABLE	0xFFFFFFFFU
 
@@ -88,7 +91,7 @@ struct fcaps_ceiling {
 /* policy: a file, as the kernel names it (s_dev encoding, not st_dev) */
 struct fcaps_file_key {
 	__u32 dev;
-	__u32 pad;
+	__u32 gen;			/* the policy generation it belongs to */
 	__u64 ino;
 };
 
@@ -125,6 +128,14 @@ struct fcaps_config {
 	__u32 nosuid_ignore;
 	__u32 armed;
 	__u32 record;			/* enum fcaps_record */
+	/*
+	 * Policy entries of generation policy_gen are the policy; 'policy
+	 * import --replace' writes generation next_gen beside it, then makes
+	 * it the policy in one config update, so a replace is atomic. While
+	 * next_gen differs, the sync programs write both.
+	 */
+	__u32 policy_gen;
+	__u32 next_gen;
 };
 
 enum fcaps_hook {

@@ -30,6 +30,19 @@ static __always_inline __u64 task_seq(struct task_struct *task, int exec)
 	return exec ? in->exec_seq : in->task_seq;
 }
 
+/* A kernel record that does not fit is counted as an error of its hook. */
+static __always_inline void record_kernel(struct fcaps_decision *d)
+{
+	struct fcaps_counters *c;
+	__u32 hook = d->hook;
+
+	if (!fcaps_record(&kdecisions, d))
+		return;
+	c = bpf_map_lookup_elem(&counters, &hook);
+	if (c)
+		c->errors++;
+}
+
 SEC("tp_btf/fcaps_exec")
 int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	     struct cpu_vfs_cap_legacy *fcaps, bool legacy, int ret)
@@ -71,7 +84,7 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	d.bset = fcaps_cap64(new->cap_bset);
 	d.secureexec = BPF_CORE_READ_BITFIELD(bprm, secureexec);
 	if (d.seq)
-		fcaps_record(&kdecisions, &d);
+		record_kernel(&d);
 	return 0;
 }
 
@@ -113,7 +126,7 @@ int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 	d.explicit_cred = !!cred;
 	task_fields(p, cred ? cred : task->cred, tcred, CAP_KILL, &d);
 	if (d.seq)
-		fcaps_record(&kdecisions, &d);
+		record_kernel(&d);
 	return 0;
 }
 
@@ -129,6 +142,6 @@ int BPF_PROG(fcaps_kernel_sched, struct task_struct *p, const struct cred *tcred
 	d.ret = ret;
 	task_fields(p, task->cred, tcred, CAP_SYS_NICE, &d);
 	if (d.seq)
-		fcaps_record(&kdecisions, &d);
+		record_kernel(&d);
 	return 0;
 }

@@ -52,6 +52,35 @@ static __always_inline void file_key(struct dentry *dentry,
 	key->ino = BPF_CORE_READ(inode, i_ino);
 }
 
+/* Write @key's entry in the policy and in the one being imported, if any */
+static __always_inline int update_gens(struct fcaps_file_key *key,
+				       struct fcaps_policy_value *v)
+{
+	struct fcaps_config *cfg = fcaps_config_raw();
+	int err;
+
+	key->gen = cfg ? cfg->policy_gen : 0;
+	err = bpf_map_update_elem(&policy, key, v, BPF_ANY) != 0;
+	if (cfg && cfg->next_gen != cfg->policy_gen) {
+		key->gen = cfg->next_gen;
+		err |= bpf_map_update_elem(&policy, key, v, BPF_ANY) != 0;
+	}
+	return err;
+}
+
+/* Drop @key's entry from the policy and from the one being imported */
+static __always_inline void delete_gens(struct fcaps_file_key *key)
+{
+	struct fcaps_config *cfg = fcaps_config_raw();
+
+	key->gen = cfg ? cfg->policy_gen : 0;
+	bpf_map_delete_elem(&policy, key);
+	if (cfg && cfg->next_gen != cfg->policy_gen) {
+		key->gen = cfg->next_gen;
+		bpf_map_delete_elem(&policy, key);
+	}
+}
+
 /*
  * A kprobe, as 6.1's verifier refuses a tracing program that loads a
  * 'const void *' argument, and the value is needed. The hook runs only
@@ -78,7 +107,7 @@ int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
 		err = 1;
 	/* a full map loses this write: counted, and 'status' raises it */
 	if (!err)
-		err = bpf_map_update_elem(&policy, &key, &v, BPF_ANY) != 0;
+		err = update_gens(&key, &v);
 	fcaps_count(FCAPS_HOOK_XATTR, 0, err);
 	return 0;
 }
@@ -93,7 +122,7 @@ int BPF_PROG(fcaps_policy_removed, struct user_namespace *mnt_userns,
 	if (ret || xattr_kind(name) != 2)
 		return 0;
 	file_key(dentry, &key);
-	bpf_map_delete_elem(&policy, &key);
+	delete_gens(&key);
 	fcaps_count(FCAPS_HOOK_XATTR, 0, 0);
 	return 0;
 }
@@ -108,7 +137,7 @@ int BPF_PROG(fcaps_policy_inode_free, struct inode *inode)
 		return 0;
 	key.dev = inode->i_sb->s_dev;
 	key.ino = inode->i_ino;
-	bpf_map_delete_elem(&policy, &key);
+	delete_gens(&key);
 	return 0;
 }
 

@@ -41,6 +41,31 @@ static __always_inline int dominates(const struct cred *scred,
 	       d->cap_in_target_ns;
 }
 
+/*
+ * The same rule with nothing recorded: no record to fill, the cheapest test
+ * first, the namespace walk only when the sets do not decide.
+ */
+static __always_inline int fast_decide(__u32 hook, struct task_struct *p,
+				       const struct cred *explicit,
+				       struct task_struct *task,
+				       const struct fcaps_config *cfg)
+{
+	const struct cred *scred = explicit ? explicit : task->cred;
+	const struct cred *tcred = p->real_cred;
+	int kill = hook == FCAPS_HOOK_KILL;
+
+	if (cfg->mode != FCAPS_MODE_ENFORCE || (kill && (explicit || !cfg->kill)))
+		return 0;
+	/* shared credentials: the target's set is the sender's, same ns */
+	if (tcred == scred)
+		return 0;
+	if (!(fcaps_cap64(tcred->cap_permitted) & ~fcaps_cap64(scred->cap_permitted)) &&
+	    (!kill || scred->user_ns == tcred->user_ns))
+		return 0;
+	return fcaps_ns_capable(scred, tcred->user_ns, kill ? CAP_KILL : CAP_SYS_NICE) ?
+	       0 : -EPERM;
+}
+
 static __always_inline int decide(__u32 hook, struct task_struct *p, int sig,
 				  const struct cred *explicit)
 {
@@ -54,9 +79,8 @@ static __always_inline int decide(__u32 hook, struct task_struct *p, int sig,
 
 	if (!cfg)
 		return 0;
-	/* shared credentials: the target's set is the sender's, same ns */
-	if (cfg->record != FCAPS_RECORD_ALL && !explicit && p->real_cred == task->cred)
-		return 0;
+	if (cfg->record == FCAPS_RECORD_NONE)
+		return fast_decide(hook, p, explicit, task, cfg);
 	d.hook = hook;
 	d.pid = task->pid;
 	d.target = p->pid;

@@ -151,10 +151,13 @@ static void kernel_features(int *tracepoints, int *skipcap)
 }
 
 /* @flags BPF_NOEXIST: what the sync programs wrote meanwhile wins. */
-static int put_policy(int fd, const struct policy *p, __u64 flags)
+static int put_policy(int fd, const struct policy *p, __u32 gen, __u64 flags)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		if (bpf_map_update_elem(fd, &p->v[i].key, &p->v[i].value, flags) &&
+		struct fcaps_file_key key = p->v[i].key;
+
+		key.gen = gen;
+		if (bpf_map_update_elem(fd, &key, &p->v[i].value, flags) &&
 		    !(flags == BPF_NOEXIST && errno == EEXIST)) {
 			fprintf(stderr, "fcapsctl: policy map: adding %s: %s\n",
 				p->v[i].path, strerror(errno));
@@ -352,8 +355,8 @@ int cmd_load(int argc, char **argv)
 	for (size_t i = 0; i < nscans; i++)
 		if (policy_scan_dir(scans[i], &scanned))
 			goto err_policy;
-	if (put_policy(bpf_map__fd(skel->maps.policy), &pol, BPF_ANY) ||
-	    put_policy(bpf_map__fd(skel->maps.policy), &scanned, BPF_NOEXIST))
+	if (put_policy(bpf_map__fd(skel->maps.policy), &pol, 0, BPF_ANY) ||
+	    put_policy(bpf_map__fd(skel->maps.policy), &scanned, 0, BPF_NOEXIST))
 		goto err_policy;
 	fault_point("policy-written");
 	if (attach_progs(skel, 0, links, names, &nlinks))
@@ -593,7 +596,7 @@ int cmd_mode(int argc, char **argv)
 	if (argc != 2 || parse_mode(argv[1], &cfg.mode))
 		return usage("mode", "enforce|shadow", "%s", argc == 2 ?
 			     "the mode is enforce or shadow" : "needs one argument");
-	if (read_config(&cfg))
+	if (lock_state("mode") < 0 || read_config(&cfg))
 		return 1;
 	parse_mode(argv[1], &cfg.mode);
 	return write_config(&cfg) ? fail("mode", "updating config: %s", strerror(errno)) : 0;
@@ -611,7 +614,7 @@ int cmd_set(int argc, char **argv)
 	if (argc < 2)
 		return usage("set", "exec=0|1 kill=0|1 nosuid_ignore=0|1", "%s",
 			     "needs at least one switch");
-	if (read_config(&cfg))
+	if (lock_state("set") < 0 || read_config(&cfg))
 		return 1;
 	for (int i = 1; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
@@ -718,8 +721,9 @@ static int policy_list(int json)
 	struct fcaps_file_key key, next;
 	struct fcaps_policy_value v;
 	int fd = map_fd("policy"), more;
+	struct fcaps_config cfg;
 
-	if (fd < 0)
+	if (fd < 0 || read_config(&cfg))
 		return 1;
 	for (more = !bpf_map_get_next_key(fd, NULL, &next); more;) {
 		struct fcaps_sets sets;
@@ -729,7 +733,7 @@ static int policy_list(int json)
 
 		key = next;
 		more = !bpf_map_get_next_key(fd, &key, &next);
-		if (bpf_map_lookup_elem(fd, &key, &v))
+		if (key.gen != cfg.policy_gen || bpf_map_lookup_elem(fd, &key, &v))
 			continue;
 		form = fcaps_decode(v.value, v.len, &sets);
 		if (form == FCAPS_WELL_FORMED)
@@ -758,8 +762,55 @@ static int policy_list(int json)
 	return 0;
 }
 
+/* Remove every entry not of generation @keep (an old or aborted policy) */
+static void drop_other_gens(int fd, __u32 keep)
+{
+	struct fcaps_file_key key, next;
+	int more = !bpf_map_get_next_key(fd, NULL, &next);
+
+	while (more) {
+		key = next;
+		more = !bpf_map_get_next_key(fd, &key, &next);
+		if (key.gen != keep)
+			bpf_map_delete_elem(fd, &key);
+	}
+}
+
+/*
+ * import --replace: the new policy is written as the next generation beside
+ * the current one and becomes the policy in one config update; a kill at
+ * any step leaves the old policy or the new one, and the entries of the
+ * other are dropped (now or by the next replace).
+ */
+static int replace_policy(int fd, const struct policy *pol)
+{
+	struct fcaps_config cfg;
+	__u32 next;
+
+	if (read_config(&cfg))
+		return 1;
+	drop_other_gens(fd, cfg.policy_gen);	/* what a killed replace left */
+	next = cfg.policy_gen + 1;
+	cfg.next_gen = next;
+	if (write_config(&cfg))
+		return fail("policy import", "updating the config: %s", strerror(errno));
+	fault_point("replace-next-gen");
+	if (put_policy(fd, pol, next, BPF_ANY))
+		return 1;
+	fault_point("replace-written");
+	if (read_config(&cfg))
+		return 1;
+	cfg.policy_gen = next;
+	if (write_config(&cfg))
+		return fail("policy import", "switching to the new policy: %s", strerror(errno));
+	fault_point("replace-switched");
+	drop_other_gens(fd, next);
+	return 0;
+}
+
 int cmd_policy(int argc, char **argv)
 {
+	struct fcaps_config cfg;
 	struct policy pol = {};
 	char err[512];
 	int fd, rc = 0;
@@ -784,10 +835,13 @@ int cmd_policy(int argc, char **argv)
 
 		rc = policy_key(argv[2], &key);
 		if (rc)
-			return fail("policy del", "%s", strerror(-rc));
+			return fail("policy del", "%s: %s", argv[2], strerror(-rc));
+		if (lock_state("policy") < 0 || read_config(&cfg))
+			return 1;
 		fd = map_fd("policy");
 		if (fd < 0)
 			return 1;
+		key.gen = cfg.policy_gen;
 		rc = bpf_map_delete_elem(fd, &key) ? errno : 0;
 		close(fd);
 		if (rc == ENOENT)
@@ -800,7 +854,7 @@ int cmd_policy(int argc, char **argv)
 		policy_free(&pol);
 		return fail("policy", "%s", "nothing changed");
 	}
-	if (lock_state("policy") < 0) {
+	if (lock_state("policy") < 0 || read_config(&cfg)) {
 		policy_free(&pol);
 		return 1;
 	}
@@ -809,13 +863,10 @@ int cmd_policy(int argc, char **argv)
 		policy_free(&pol);
 		return 1;
 	}
-	if (argc == 4 && !strcmp(argv[2], "--replace")) {
-		struct fcaps_file_key key;
-
-		while (!bpf_map_get_next_key(fd, NULL, &key))
-			bpf_map_delete_elem(fd, &key);
-	}
-	rc = put_policy(fd, &pol, BPF_ANY) ? 1 : 0;
+	if (argc == 4 && !strcmp(argv[2], "--replace"))
+		rc = replace_policy(fd, &pol);
+	else
+		rc = put_policy(fd, &pol, cfg.policy_gen, BPF_ANY) ? 1 : 0;
 	if (!rc)
 		printf("policy: %zu entries written\n", pol.n);
 	close(fd);
