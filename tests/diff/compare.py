@@ -3,244 +3,484 @@
 
 usage: compare.py RUNDIR EXPECTED OUTDIR
 
-RUNDIR holds what tests/guest/diff.sh wrote. Shadow: every BPF decision
-joined with the kernel's by seq, compared on decision and every credential
-field. Swap: the workload's own observations compared per event name.
-Exit status 0 only when nothing disagrees unexpectedly.
+RUNDIR holds what tests/guest/diff.sh wrote (tests/diff/run adds the host's
+facts to run.json). Three comparisons:
+  shadow    every BPF decision joined with the kernel's by seq, compared on
+            every recorded field (NOT_COMPARED lists the exceptions);
+  observed  every kernel record of the shadow run against what the workload
+            itself saw for that event (credentials, errno, AT_SECURE);
+  swap      the workload's own observations, kernel-enforced run against
+            BPF-enforced run, per event name.
+It also classifies each kernel record of the shadow run by the rule of
+SEMANTICS.md that decided it and fails on a coverage hole.
+
+Exit status: 0 clean; 1 an unexpected disagreement or a coverage hole;
+2 a harness error (missing, empty, truncated or inconsistent input, a lost
+or evicted record): the run cannot be trusted, and stderr says why.
 """
-import bisect
 import json
 import os
+import shlex
 import sys
+import traceback
 
-HOOKS = ["exec", "kill", "setscheduler", "setnice", "setioprio", "xattr"]
-EXEC_FIELDS = ["ret", "legacy", "uid", "euid", "pe", "pp", "pi", "pa", "secureexec"]
-LEGACY_FIELDS = ["tag", "fe", "fp", "fi"]     # when both sides say legacy
-KILL_FIELDS = ["ret", "target", "sig", "pp", "target_pp"]
-OBSERVED = {
-    "exec": ["exec_errno", "euid", "Eff", "Prm", "Inh", "Amb", "secure"],
-    "kill": ["ret", "errno"], "sched": ["ret", "errno"],
-    "sigchld": ["sigchld", "child_kill_errno"],
-    "xinit": ["kill", "errno", "child_alive", "child_signal"],
-}
-# What BPF cannot give an exec: the sets. pI' = pI and the ids agree on
-# both paths, so euid and Inh are never excused.
-CRED_FIELDS = {"Eff", "Prm", "Amb"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import calls  # noqa: E402
+import coverage  # noqa: E402
+from diffdata import (DECISION_HOOKS, HarnessError, Windows, check_bookkeeping,  # noqa: E402
+                      check_event_set, event_pids, hook_name, kind_of_hook, last_exec,
+                      load_events, load_json, load_map, read_pids, read_text)
 
-
-def load_map(path):
-    with open(path) as f:
-        return {e["formatted"]["key"]: e["formatted"]["value"] for e in json.load(f)}
-
-
-def load_events(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
-
-
-def windows(records, events):
-    """Attribute records to events. The workload starts every event with a
-    signal 0 to itself; both maps record it, so a record belongs to the
-    event of the last marker before its seq (pids are reused too soon on
-    the small guest kernel to tell events apart by pid)."""
-    wl = {ev["workload"] for ev in events}
-    marks = sorted(q for q, r in records.items() if r["hook"] == 1 and r["sig"] == 0 and
-                   r["pid"] in wl and r["target"] == r["pid"])
-    if len(marks) != len(events):
-        sys.exit("compare: %d event markers in the map for %d events: the run is incomplete"
-                 % (len(marks), len(events)))
-    owner = {}
-    for q in records:
-        i = bisect.bisect_right(marks, q) - 1
-        owner[q] = None if q in marks else (i if i >= 0 else None)
-    return owner
+# ---- The one list of what the shadow join does NOT compare, and why. ----
+# Every other field of a record, present on either side, is compared
+# (a field added to struct fcaps_decision is compared without a change here).
+EXEC_ONLY = ("form", "legacy", "nosuid", "dev", "ino", "tag", "uid", "euid", "suid", "gid",
+             "egid", "old_euid", "old_egid", "secureexec", "setid", "unsafe", "fe", "fp", "fi",
+             "old_pp", "bset")
+PAIR_ONLY = ("target", "target_tgid", "sig", "explicit_cred", "same_userns", "cap_in_target_ns",
+             "target_pp")
+NOT_COMPARED = [
+    # (hook family, fields, when, why)
+    ("all", ("seq",), "always", "the join key itself"),
+    ("exec", PAIR_ONLY, "always", "signal and scheduling inputs: an exec record leaves them 0"),
+    ("exec", ("fe", "fp", "fi"), "unless both sides decided by the legacy rules on a "
+     "well-formed value", "no file sets exist: no value, 6.1's own format, or a malformed one"),
+    ("exec", ("all but ret, legacy, form, tag, dev, ino, nosuid",), "when either side refused "
+     "the exec", "a refused exec gets no new credentials"),
+    ("kill", EXEC_ONLY, "always", "exec inputs and results: a signal record leaves them 0"),
+    ("kill", ("pi", "pa"), "always", "the signal rule reads pP and pE only; not recorded"),
+    ("sched", EXEC_ONLY, "always", "exec inputs and results: a scheduling record leaves them 0"),
+    ("sched", ("pi", "pa", "sig", "explicit_cred", "securebits"), "always",
+     "not inputs of SEMANTICS section 4 (no signal, no explicit credentials, no securebits)"),
+]
+REFUSED_EXEC_FIELDS = ("hook", "pid", "ret", "legacy", "form", "tag", "dev", "ino", "nosuid")
+WELL_FORMED = 1
 
 
-def event_pids(ev):
-    return {ev[k] for k in ("pid", "sender", "target", "child") if k in ev}
+def _never(family):
+    out = set()
+    for fam, fields, when, _ in NOT_COMPARED:
+        if fam in ("all", family) and when == "always":
+            out.update(fields)
+    return out
 
 
-def scenario(ev, pid):
-    if ev is None:
-        return "(before the workload, pid %d)" % pid
-    if pid in event_pids(ev) or ev.get("kind") == "exec":
-        return ev["name"]
-    return "%s (pid %d)" % (ev["name"], pid)
+NEVER = {f: _never(f) for f in ("exec", "kill", "sched")}
+
+
+def compared_fields(b, k):
+    family = kind_of_hook(b["hook"])
+    fields = set(b) | set(k)
+    if family == "exec" and (b.get("ret") or k.get("ret")):
+        return [f for f in REFUSED_EXEC_FIELDS if f in fields]
+    fields -= NEVER[family]
+    if family == "exec" and not all(r.get("legacy") and r.get("form") == WELL_FORMED for r in (b, k)):
+        fields -= {"fe", "fp", "fi"}
+    return sorted(fields)
+
+
+# ---- What the workload saw, against the kernel's record (observed). ----
+OBSERVED_EXEC = [("pe", "Eff"), ("pp", "Prm"), ("pi", "Inh"), ("pa", "Amb"), ("uid", "ruid"),
+                 ("euid", "euid"), ("gid", "rgid"), ("egid", "egid"), ("secureexec", "secure"),
+                 ("securebits", "securebits_after")]
+# ---- The swap runs compare every field of an event's line but these. ----
+SWAP_NOT_COMPARED = [
+    (("workload", "pid", "sender", "target", "target_tgid", "child", "member", "pids"),
+     "process ids: each run has its own"),
+    (("caps_by_ambient",), "how the BPF run's actors got their sets (BPF cannot grant): 1 "
+     "there by design; the sets themselves are compared (sender_Eff, target_Prm, ...)"),
+]
+SWAP_SKIP = {f for fields, _ in SWAP_NOT_COMPARED for f in fields}
+CRED_FIELDS = {"Eff": "pe", "Prm": "pp", "Amb": "pa"}   # what BPF cannot give an exec
+
+
+def fmt(v):
+    return "%#x" % v if isinstance(v, int) and v > 4096 else repr(v)
 
 
 class Report:
-    def __init__(self):
-        self.rows = {}      # (comparison, hook) -> counters
-        self.disagree = []
-        self.expected = []
+    def __init__(self, meta, reasons):
+        self.meta, self.reasons = meta, reasons
+        self.rows = {}           # (comparison, hook) -> counters
+        self.disagree, self.expected, self.harness = [], [], []
+        self.coverage, self.coverage_failures = [], []
+        self.after_snapshot = {"dumper": 0, "other": []}
+        self.swap_strict = None
 
-    def count(self, comparison, hook, verdict):
+    def add(self, comparison, hook, verdict, item=None):
         c = self.rows.setdefault((comparison, hook),
                                  {"events": 0, "agree": 0, "expected": 0, "disagree": 0})
         c["events"] += 1
         c[verdict] += 1
-
-    def add(self, comparison, hook, verdict, item=None):
-        self.count(comparison, hook, verdict)
         if verdict == "disagree":
-            self.disagree.append(dict(item, comparison=comparison, hook=hook))
+            item = dict(item, comparison=comparison, hook=hook)
+            item["reproduce"] = reproduce(self.meta, item.get("event"))
+            self.disagree.append(item)
         elif verdict == "expected":
-            self.expected.append(dict(item, comparison=comparison, hook=hook))
+            self.expected.append(dict(item, comparison=comparison, hook=hook,
+                                      reason=self.reasons[item["id"]]))
 
 
-def shadow(run, rep, reasons):
-    bpf = load_map(os.path.join(run, "shadow-bpf.json"))
-    kern = load_map(os.path.join(run, "shadow-kernel.json"))
-    events = load_events(os.path.join(run, "shadow-events.jsonl"))
-    owner = windows(bpf, events)
+def reproduce(meta, name):
+    cmd = "make diff SEED=%s EVENTS=%s" % (meta.get("seed"), meta.get("events"))
+    if name:
+        cmd += " ONLY=" + shlex.quote(name)
+    extra = []
+    if meta.get("which") == "shadow":
+        extra.append("--shadow-only")
+    if meta.get("kernel", "patched") != "patched":
+        extra += ["--kernel", meta["kernel"]]
+    if meta.get("append"):
+        extra += ["--append", meta["append"]]
+    if meta.get("fcapsctl", "fcapsctl") != "fcapsctl":
+        extra += ["--fcapsctl", "%s:%s" % (meta["fcapsctl"], meta.get("fcapsctl_path", "PATH"))]
+    if extra:
+        cmd = "tests/diff/run --seed %s --events %s %s" % (
+            meta.get("seed"), meta.get("events"), " ".join(shlex.quote(w) for w in extra))
+        if name:
+            cmd += " --only " + shlex.quote(name)
+    return cmd
+
+
+# ---------------------------------------------------------------- shadow
+def shadow(run, rep):
+    p = lambda n: os.path.join(run, n)  # noqa: E731
+    bpf = load_map(p("shadow-bpf.json"), "BPF decision dump (shadow-bpf.json)")
+    kern_all = load_map(p("shadow-kernel.json"), "kernel decision dump (shadow-kernel.json)")
+    events = load_events(p("shadow-events.jsonl"), "shadow workload output")
+    check_event_set(events, rep.meta, "shadow")
+    dumpers = read_pids(run, ["shadow-bpfdump.pid", "shadow-kdump.pid"])
+    rep.harness += check_bookkeeping(run, "shadow", {"decisions": bpf, "kdecisions": kern_all})
+    if not bpf:
+        raise HarnessError("the BPF decision map of the shadow run is empty")
     # The BPF map is read first; the reader of the kernel's map is itself an
-    # exec the kernel records after that snapshot. Such records are left out.
-    snapshot = max(bpf) if bpf else 0
-    sched_done = set()
-    for seq in sorted(set(bpf) | {q for q in kern if q <= snapshot}):
-        b, k = bpf.get(seq), kern.get(seq)
-        hook = HOOKS[(b or k)["hook"]]
-        pid = (b or k)["pid"]
-        ev = events[owner[seq]] if owner.get(seq) is not None else None
-        item = {"key": seq, "scenario": scenario(ev, pid) if seq in owner else "(marker)",
-                "bpf": b, "kernel": k}
-        if hook in ("setscheduler", "setnice", "setioprio"):
-            if not ev or ev["kind"] != "sched" or ev["sender"] != pid:
-                item["why"] = "a scheduling record outside a workload scheduling event"
-                rep.add("shadow", hook, "disagree", item)
-                continue
-            sched_done.add(owner[seq])
-            same = b["ret"] == (0 if ev["ret"] == 0 else -ev.get("errno", -1000))
-            item["observed"] = ev
-            if same:
-                item["id"], item["reason"] = "sched-no-kernel-record", reasons["sched-no-kernel-record"]
-            else:
-                item["why"] = "BPF decision differs from the errno the workload saw"
-            rep.add("shadow", hook, "expected" if same else "disagree", item)
-            continue
-        if b is None or k is None:
-            item["why"] = "only in %s" % ("the kernel's map" if b is None else "the BPF map")
-            rep.add("shadow", hook, "disagree", item)
-            continue
-        fields = EXEC_FIELDS if hook == "exec" else KILL_FIELDS
-        if hook == "exec" and b["ret"] != 0:
-            fields = ["ret", "legacy"]      # a refused exec has no credentials
-        if hook == "exec" and b["legacy"] and k["legacy"]:
-            # a malformed value's sets are not defined: compare its tag only
-            fields = fields + (LEGACY_FIELDS if b["ret"] == 0 else ["tag"])
-        diff = [f for f in fields if b[f] != k[f]]
-        if diff:
-            item["why"] = "differs in " + ", ".join(diff)
-        rep.add("shadow", hook, "disagree" if diff else "agree", item)
-    # A scheduling call that succeeded went through the hook, so it must
-    # have a BPF record (a refused one may have stopped at the uid check).
+    # exec the kernel records after that snapshot. Only the reader's records
+    # may be newer; anything of the workload's there is a record BPF lost.
+    snapshot = max(bpf)
+    kern = {q: r for q, r in kern_all.items() if q <= snapshot}
+    ours = set().union(*(event_pids(e) for e in events)) | {e["workload"] for e in events}
+    for q in sorted(set(kern_all) - set(kern)):
+        r = kern_all[q]
+        if r["pid"] in dumpers:
+            rep.after_snapshot["dumper"] += 1
+        elif r["pid"] in ours:
+            rep.harness.append("kernel record seq %d (%s, pid %d) is newer than the BPF snapshot "
+                               "(last seq %d) and belongs to the workload: BPF lost it"
+                               % (q, hook_name(r["hook"]), r["pid"], snapshot))
+        else:
+            rep.after_snapshot["other"].append({"seq": q, "hook": hook_name(r["hook"]),
+                                                "pid": r["pid"]})
+    win = Windows(events, bpf, kern, dumpers, "shadow")
+    rep.harness += win.mismatches("shadow")
+    for seq in sorted(set(bpf) | set(kern)):
+        join(seq, bpf.get(seq), kern.get(seq), win, rep)
     for i, ev in enumerate(events):
-        if ev["kind"] == "sched" and ev["ret"] == 0 and i not in sched_done:
-            rep.add("shadow", "sched-event", "disagree",
-                    {"key": ev["name"], "scenario": ev["name"], "bpf": None, "kernel": None,
-                     "observed": ev, "why": "no BPF record for this scheduling call"})
+        observe(ev, win.records(i, "kernel"), win.workload, rep)
+    if not rep.meta.get("only"):
+        hits = coverage.classify(win)
+        nrandom = sum(e["name"].startswith("random#") for e in events)
+        rep.coverage, rep.coverage_failures = coverage.table(hits, nrandom)
     return len(events)
 
 
-def legacy_events(run, events):
-    """Names of the swap-BPF events in which an exec was decided by the
-    legacy rules (and allowed): under the kernel those processes got caps."""
-    recs = load_map(os.path.join(run, "swap-bpf.json"))
-    owner = windows(recs, events)
-    return {events[owner[q]]["name"] for q, r in recs.items()
-            if owner.get(q) is not None and r["hook"] == 0 and r["legacy"] and r["ret"] == 0}
+def join(seq, b, k, win, rep):
+    r = b or k
+    if r["hook"] not in DECISION_HOOKS:
+        rep.harness.append("seq %d: a %s record in a decision map" % (seq, hook_name(r["hook"])))
+        return
+    role, i = win.role(seq)
+    ev = win.events[i] if i is not None else None
+    label = {"marker": "(marker) %s", "event": "%s", "setup": "(workload setup)",
+             "dumper": "(map dump)"}[role]
+    item = {"key": seq, "event": ev["name"] if ev and role in ("marker", "event") else None,
+            "scenario": label % ev["name"] if "%s" in label else label, "pid": r["pid"],
+            "bpf": b, "kernel": k}
+    hook = hook_name(r["hook"])
+    if b is None or k is None:
+        item.update(why="only in %s" % ("the kernel's map" if b is None else "the BPF map"),
+                    fields=["record"])
+        rep.add("shadow", hook, "disagree", item)
+        return
+    diff = [f for f in compared_fields(b, k) if b.get(f) != k.get(f)]
+    if diff:
+        item.update(why="differs in " + ", ".join(diff), fields=diff)
+    rep.add("shadow", hook, "disagree" if diff else "agree", item)
 
 
-def swap(run, rep, reasons):
-    kern = {e["name"]: e for e in load_events(os.path.join(run, "swap-kernel.jsonl"))}
-    bpf_events = load_events(os.path.join(run, "swap-bpf.jsonl"))
-    bpf = {e["name"]: e for e in bpf_events}
-    legacy = legacy_events(run, bpf_events)
-    for name in list(kern) + [n for n in bpf if n not in kern]:
-        k, b = kern.get(name), bpf.get(name)
-        kind = (k or b)["kind"]
-        item = {"key": name, "scenario": name, "kernel": k, "bpf": b}
-        if k is None or b is None:
-            item["why"] = "event missing from one run"
-            rep.add("swap", kind, "disagree", item)
+# -------------------------------------------------------------- observed
+def observe(ev, recs, workload, rep):
+    kind = ev["kind"]
+    item = {"key": ev["name"], "event": ev["name"], "scenario": ev["name"], "observed": ev}
+    if kind == "exec":
+        if not isinstance(ev.get("pid"), int):
+            rep.harness.append("shadow: exec event %r reports no pid" % ev["name"])
+            return
+        why, fields, item["kernel"] = observe_exec(ev, recs)
+    else:
+        call = calls.call_of(ev)
+        if kind in ("kill", "sched") and call.ret is None:
+            rep.harness.append("shadow: %s event %r reports no ret" % (kind, ev["name"]))
+            return
+        why = calls.check_observed(recs, call, ev, workload)
+        fields = ["ret"]
+        item["kernel"] = calls.call_records(recs, call, ev, workload) or None
+    if why is None:
+        rep.add("observed", kind, "agree")
+    else:
+        item.update(why=why, fields=fields)
+        rep.add("observed", kind, "disagree", item)
+
+
+def observe_exec(ev, recs):
+    """The event's process's last exec record against its observations."""
+    r = last_exec(recs, ev["pid"])
+    if r is None:
+        return "no kernel exec record for the event's process", ["record"], None
+    if isinstance(ev.get("exec_errno"), int):
+        if r.get("ret") != -ev["exec_errno"]:
+            return ("kernel ret %s, the exec failed with errno %d" % (r.get("ret"), ev["exec_errno"]),
+                    ["ret"], r)
+        return None, [], r
+    if r.get("ret") != 0:
+        return "kernel ret %s, but the exec succeeded" % r.get("ret"), ["ret"], r
+    diff = [(f, o) for f, o in OBSERVED_EXEC if o in ev and r.get(f) != ev[o]]
+    if not diff:
+        return None, [], r
+    return ("; ".join("kernel %s %s, observed %s %s" % (f, fmt(r.get(f)), o, fmt(ev[o]))
+                      for f, o in diff), [f for f, _ in diff], r)
+
+
+# ------------------------------------------------------------------ swap
+def swap(run, rep):
+    p = lambda n: os.path.join(run, n)  # noqa: E731
+    kev = load_events(p("swap-kernel.jsonl"), "swap workload output, kernel run")
+    bev = load_events(p("swap-bpf.jsonl"), "swap workload output, BPF run")
+    check_event_set(kev, rep.meta, "swap (kernel run)")
+    check_event_set(bev, rep.meta, "swap (BPF run)")
+    recs = load_map(p("swap-bpf.json"), "BPF decision dump (swap-bpf.json)")
+    rep.harness += check_bookkeeping(run, "swap", {"decisions": recs})
+    win = Windows(bev, recs, {}, read_pids(run, ["swap-bpfdump.pid"]), "swap")
+    rep.harness += win.mismatches("swap")
+    index = {e["name"]: i for i, e in enumerate(bev)}
+    missing = sorted(set(index) ^ {e["name"] for e in kev})
+    if missing:
+        rep.harness.append("swap: %d events in one run only, e.g. %r" % (len(missing), missing[0]))
+    strict = {"kill": 0, "sched": 0, "kill_excused": 0, "sched_excused": 0}
+    for k in kev:
+        if k["name"] not in index or k["kind"] != bev[index[k["name"]]]["kind"]:
             continue
-        diff = [f for f in OBSERVED[kind] if k.get(f) != b.get(f)]
+        i = index[k["name"]]
+        b, kind = bev[i], k["kind"]
+        item = {"key": k["name"], "event": k["name"], "scenario": k["name"], "kernel": k, "bpf": b}
+        diff = sorted(f for f in set(k) | set(b) if f not in SWAP_SKIP and k.get(f) != b.get(f))
+        rule, how = excuse(kind, diff, k, b, win.records(i, "bpf"), win.workload)
+        if kind in ("kill", "sched"):
+            strict[kind + ("_excused" if rule else "")] += 1
         if not diff:
             rep.add("swap", kind, "agree")
             continue
-        item["why"] = "differs in " + ", ".join(diff)
-        rule = None
-        if name in legacy and kind == "exec" and set(diff) <= CRED_FIELDS:
-            rule = "swap-exec-creds"
-        elif name in legacy and kind in ("kill", "sched", "sigchld", "xinit"):
-            rule = "swap-caps-from-exec"
+        item.update(why="differs in " + ", ".join(diff), fields=diff)
         if rule:
-            item["id"], item["reason"] = rule, reasons[rule]
+            item.update(id=rule, how=how)
+        else:
+            item["why"] += " (not excused: %s)" % how
         rep.add("swap", kind, "expected" if rule else "disagree", item)
+    rep.swap_strict = strict
 
 
-def write_reports(out, rep, meta):
+def excuse(kind, diff, k, b, records, workload):
+    """(expected-divergence id, how) or (None, why not)."""
+    if not diff:
+        return None, "no difference"
+    if kind == "exec":
+        if not set(diff) <= set(CRED_FIELDS):
+            return None, "only Eff, Prm and Amb may differ"
+        r = last_exec(records, b.get("pid"))
+        if r is None or not r.get("legacy") or r.get("ret") != 0:
+            return None, "the BPF run's record of this exec is not a legacy decision"
+        wrong = [o for o, f in CRED_FIELDS.items() if o in k and k[o] != r.get(f)]
+        if wrong:
+            return None, "the kernel run's %s is not what BPF's record predicts" % ", ".join(wrong)
+        return "swap-exec-creds", "the kernel run got BPF's predicted sets"
+    call = calls.call_of(k)
+    allowed = set(call.fields) | ({"child_alive", "child_signal"} if kind == "xinit" else set())
+    if not set(diff) <= allowed:
+        return None, "only the call's outcome may differ"
+    if not (calls.consequences_agree(kind, k) and calls.consequences_agree(kind, b)):
+        return None, "the server's fate does not follow the kill's outcome"
+    ok, how = calls.predict_flip(kind, k, b, records, workload)
+    return ("swap-caps-from-exec", how) if ok else (None, how)
+
+
+# ---------------------------------------------------------------- report
+def summary_rows(rep):
+    return [dict(comparison=c, hook=h, **v) for (c, h), v in sorted(rep.rows.items())]
+
+
+def write_reports(out, rep):
     os.makedirs(out, exist_ok=True)
-    summary = [dict(comparison=c, hook=h, **v) for (c, h), v in sorted(rep.rows.items())]
+    summary = summary_rows(rep)
+    meta = rep.meta
     with open(os.path.join(out, "report.json"), "w") as f:
-        json.dump({"run": meta, "summary": summary, "disagreements": rep.disagree,
-                   "expected": rep.expected}, f, indent=1, sort_keys=True)
-    lines = ["# fcaps differential, seed %s, %s random events" % (meta.get("seed"), meta.get("events")),
-             "", "| comparison | hook | events | agree | expected-diverge | disagree |",
-             "|---|---|---|---|---|---|"]
-    lines += ["| %(comparison)s | %(hook)s | %(events)d | %(agree)d | %(expected)d | %(disagree)d |" % s
-              for s in summary]
-    lines += ["", "## Disagreements (%d)" % len(rep.disagree), ""]
+        json.dump({"run": meta, "harness_errors": rep.harness, "summary": summary,
+                   "disagreements": rep.disagree, "expected": rep.expected,
+                   "coverage": rep.coverage, "coverage_failures": rep.coverage_failures,
+                   "swap_strict": rep.swap_strict, "kernel_after_snapshot": rep.after_snapshot,
+                   "not_compared": [{"hook": h, "fields": list(fs), "when": w, "why": y}
+                                    for h, fs, w, y in NOT_COMPARED],
+                   "swap_not_compared": [{"fields": list(fs), "why": y}
+                                         for fs, y in SWAP_NOT_COMPARED]},
+                  f, indent=1, sort_keys=True)
+    md = ["# fcaps differential, seed %s, %s random events%s" % (
+        meta.get("seed"), meta.get("events"), ", only %r" % meta["only"] if meta.get("only") else ""),
+        ""]
+    md += ["- %s: `%s`" % (k, meta.get(k)) for k in ("git", "kernel", "bzimage_sha256", "append",
+                                                     "cmdline", "fcapsctl", "fcapsctl_sha256")
+           if meta.get(k) not in (None, "")]
+    if rep.harness:
+        md += ["", "## Harness errors (%d): the run cannot be trusted" % len(rep.harness), ""]
+        md += ["- " + h for h in rep.harness]
+    md += ["", "| comparison | hook | events | agree | expected-diverge | disagree |",
+           "|---|---|---|---|---|---|"]
+    md += ["| %(comparison)s | %(hook)s | %(events)d | %(agree)d | %(expected)d | %(disagree)d |" % s
+           for s in summary]
+    if rep.swap_strict:
+        md += ["", swap_strict_line(rep.swap_strict)]
+    md += coverage_md(rep)
+    md += ["", "## Disagreements (%d)" % len(rep.disagree), ""]
     if rep.disagree:
-        lines += ["| comparison | scenario | key | why | BPF | kernel |", "|---|---|---|---|---|---|"]
-        lines += ["| %s | %s | %s | %s | `%s` | `%s` |" % (d["comparison"], d["scenario"], d["key"],
-                  d.get("why", ""), json.dumps(d.get("bpf")), json.dumps(d.get("kernel")))
-                  for d in rep.disagree]
-    lines += ["", "## Expected divergences (%d)" % len(rep.expected), ""]
+        md += ["| comparison | scenario | key | why | BPF | kernel | reproduce |",
+               "|---|---|---|---|---|---|---|"]
+        md += ["| %s | %s | %s | %s | `%s` | `%s` | `%s` |" % (
+            d["comparison"], d["scenario"], d["key"], d.get("why", ""),
+            json.dumps(d.get("bpf")), json.dumps(d.get("kernel")), d["reproduce"])
+            for d in rep.disagree]
+    md += expected_md(rep)
+    md += ["", "## Kernel records newer than the BPF snapshot", "",
+           "- %d from the process that dumped the kernel's map (left out)"
+           % rep.after_snapshot["dumper"],
+           "- %d from other processes, not the workload's (left out): %s" % (
+               len(rep.after_snapshot["other"]), json.dumps(rep.after_snapshot["other"][:10]))]
+    md += ["", "## Fields not compared in the shadow join", "",
+           "| hook | fields | when | why |", "|---|---|---|---|"]
+    md += ["| %s | %s | %s | %s |" % (h, ", ".join(fs), w, y) for h, fs, w, y in NOT_COMPARED]
+    md += ["", "The swap comparison compares every field of an event's line in the two runs but:",
+           ""] + ["- %s: %s" % (", ".join(fs), y) for fs, y in SWAP_NOT_COMPARED]
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    return summary
+
+
+def swap_strict_line(s):
+    return ("Swap: %d kill and %d sched events compared strictly (%d kill and %d sched excused "
+            "as swap-caps-from-exec)." % (s["kill"], s["sched"], s["kill_excused"],
+                                          s["sched_excused"]))
+
+
+def coverage_md(rep):
+    if not rep.coverage:
+        return []
+    md = ["", "## Coverage: which rule decided the kernel's records (shadow run)", "",
+          "| branch | catalogue events | random events | meaning |", "|---|---|---|---|"]
+    md += ["| %s | %d | %d | %s%s |" % (c["branch"], c["catalogue"], c["random"],
+                                        "" if c["reachable"] else "**not counted**: ", c["note"])
+           for c in rep.coverage]
+    if rep.coverage_failures:
+        md += ["", "Coverage holes (the run fails):", ""]
+        md += ["- " + f for f in rep.coverage_failures]
+    return md
+
+
+def expected_md(rep):
+    md = ["", "## Expected divergences (%d; every one in report.json)" % len(rep.expected), ""]
     by_id = {}
     for e in rep.expected:
         by_id.setdefault(e["id"], []).append(e)
     for rid, items in sorted(by_id.items()):
-        lines += ["- **%s** (%d events): %s" % (rid, len(items), items[0]["reason"])]
-        lines += ["  - %s (%s)" % (e["scenario"], e.get("why", "")) for e in items[:10]]
+        md.append("- **%s** (%d events): %s" % (rid, len(items), items[0]["reason"]))
+        md += ["  - %s (%s; %s)" % (e["scenario"], e.get("why", ""), e.get("how", ""))
+               for e in items[:10]]
         if len(items) > 10:
-            lines.append("  - ... %d more in report.json" % (len(items) - 10))
-    with open(os.path.join(out, "report.md"), "w") as f:
-        f.write("\n".join(lines) + "\n")
-    return summary
+            md.append("  - ... %d more in report.json" % (len(items) - 10))
+    return md
+
+
+def print_terminal(rep, summary, out):
+    print("%-8s %-13s %7s %7s %9s %9s" % ("", "hook", "events", "agree", "expected", "disagree"))
+    for s in summary:
+        print("%-8s %-13s %7d %7d %9d %9d" % (s["comparison"], s["hook"], s["events"],
+                                               s["agree"], s["expected"], s["disagree"]))
+    if rep.swap_strict:
+        print(swap_strict_line(rep.swap_strict))
+    if rep.coverage:
+        print("%-28s %9s %7s" % ("branch", "catalogue", "random"))
+        for c in rep.coverage:
+            print("%-28s %9d %7d%s" % (c["branch"], c["catalogue"], c["random"],
+                                       "" if c["reachable"] else "  (" + c["note"] + ")"))
+    for d in rep.disagree[:20]:
+        print("DISAGREE %s %s [%s] %s\n  bpf:       %s\n  kernel:    %s\n  reproduce: %s" % (
+            d["comparison"], d["scenario"], d["key"], d.get("why", ""),
+            json.dumps(d.get("bpf")), json.dumps(d.get("kernel")), d["reproduce"]))
+    if len(rep.disagree) > 20:
+        print("... %d more disagreements in %s/report.md" % (len(rep.disagree) - 20, out))
+    for f in rep.coverage_failures:
+        print("COVERAGE HOLE %s" % f)
+    print("%d unexpected disagreements, %d expected divergences, %d coverage holes; seed %s; "
+          "report in %s" % (len(rep.disagree), len(rep.expected), len(rep.coverage_failures),
+                            rep.meta.get("seed"), out))
+
+
+def read_expected(path):
+    reasons = {}
+    for line in read_text(path, "expected divergences").splitlines():
+        if line.strip() and not line.startswith("#"):
+            parts = [p.strip() for p in line.split("|", 2)]
+            if len(parts) != 3:
+                raise HarnessError("%s: not 'ID | comparison | reason': %r" % (path, line))
+            reasons[parts[0]] = parts[2]
+    for rid in ("swap-exec-creds", "swap-caps-from-exec"):
+        if rid not in reasons:
+            raise HarnessError("%s lacks the expected divergence %s" % (path, rid))
+    return reasons
+
+
+def compare(run, expected, out):
+    meta = {}
+    rep = Report(meta, {})
+    try:
+        rep.reasons = read_expected(expected)
+        loaded = load_json(os.path.join(run, "run.json"), "run.json")
+        if not isinstance(loaded, dict):
+            raise HarnessError("run.json is not a JSON object")
+        meta.update(loaded)
+        meta["workload_events"] = shadow(run, rep)
+        if meta.get("which") == "all":
+            swap(run, rep)
+    except HarnessError as e:
+        rep.harness.append(str(e))
+    summary = write_reports(out, rep)
+    if rep.harness:
+        for h in rep.harness:
+            print("compare: harness error: %s" % h, file=sys.stderr)
+        print("compare: %d harness errors: the run is incomplete or inconsistent; report in %s"
+              % (len(rep.harness), out), file=sys.stderr)
+        return 2
+    print_terminal(rep, summary, out)
+    return 1 if rep.disagree or rep.coverage_failures else 0
 
 
 def main():
     if len(sys.argv) != 4:
-        sys.exit(__doc__)
-    run, expected, out = sys.argv[1:]
-    reasons = {}
-    with open(expected) as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                rid, _, reason = (p.strip() for p in line.split("|", 2))
-                reasons[rid] = reason
-    with open(os.path.join(run, "run.json")) as f:
-        meta = json.load(f)
-    rep = Report()
-    meta["workload_events"] = shadow(run, rep, reasons)
-    if meta.get("which") == "all":
-        swap(run, rep, reasons)
-    summary = write_reports(out, rep, meta)
-    print("%-7s %-13s %7s %7s %9s %9s" % ("", "hook", "events", "agree", "expected", "disagree"))
-    for s in summary:
-        print("%-7s %-13s %7d %7d %9d %9d" % (s["comparison"], s["hook"], s["events"],
-                                              s["agree"], s["expected"], s["disagree"]))
-    for d in rep.disagree[:20]:
-        print("DISAGREE %s %s [%s] %s\n  bpf:    %s\n  kernel: %s" % (
-            d["comparison"], d["scenario"], d["key"], d.get("why", ""),
-            json.dumps(d.get("bpf")), json.dumps(d.get("kernel"))))
-    if len(rep.disagree) > 20:
-        print("... %d more disagreements in %s" % (len(rep.disagree) - 20, out))
-    print("%d unexpected disagreements, %d expected divergences; seed %s; report in %s" % (
-        len(rep.disagree), len(rep.expected), meta.get("seed"), out))
-    sys.exit(1 if rep.disagree else 0)
+        print(__doc__, file=sys.stderr)
+        return 2
+    try:
+        return compare(*sys.argv[1:])
+    except Exception as e:  # bad input must never end in a traceback
+        where = traceback.extract_tb(e.__traceback__)[-1]
+        print("compare: harness error: cannot read the run (%s: %s, at %s:%d)" % (
+            type(e).__name__, e, os.path.basename(where.filename), where.lineno), file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

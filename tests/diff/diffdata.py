@@ -1,0 +1,275 @@
+"""Reading what tests/guest/diff.sh wrote, refusing anything incomplete.
+
+Every problem with the input is a HarnessError: the run cannot be trusted,
+so compare.py reports it on stderr and exits 2 (1 is kept for
+disagreements). Nothing here drops a record or an event without saying so.
+"""
+import bisect
+import json
+import os
+
+HOOKS = ["exec", "kill", "setscheduler", "setnice", "setioprio", "xattr", "xattr_guard"]
+EXEC, KILL, SETSCHEDULER, SETNICE, SETIOPRIO = range(5)
+SCHED_HOOKS = (SETSCHEDULER, SETNICE, SETIOPRIO)
+DECISION_HOOKS = (EXEC, KILL) + SCHED_HOOKS      # 5, 6 never reach a decision map
+OP_HOOK = {"sched": SETSCHEDULER, "nice": SETNICE, "ioprio": SETIOPRIO}
+KINDS = ("exec", "kill", "sched", "sigchld", "xinit")
+DECISION_MAPS = ("decisions", "kdecisions")
+
+
+class HarnessError(Exception):
+    """The run's output is missing, incomplete or inconsistent."""
+
+
+def hook_name(h):
+    return HOOKS[h] if isinstance(h, int) and 0 <= h < len(HOOKS) else "hook %r" % (h,)
+
+
+def kind_of_hook(h):
+    """exec, kill or sched: the family a shadow hook belongs to."""
+    return "sched" if h in SCHED_HOOKS else hook_name(h)
+
+
+def read_text(path, what):
+    if not os.path.exists(path):
+        raise HarnessError("%s missing: %s" % (what, path))
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if not text.strip():
+        raise HarnessError("%s is empty: %s" % (what, path))
+    return text
+
+
+def load_json(path, what):
+    text = read_text(path, what)
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise HarnessError("%s is not valid JSON (truncated?): %s: %s" % (what, path, e))
+
+
+def load_map(path, what="decision map dump"):
+    """A `bpftool -j map dump` of a decision map: {seq: record}."""
+    entries = load_json(path, what)
+    if not isinstance(entries, list):
+        raise HarnessError("%s is not a bpftool map dump (a JSON list): %s" % (what, path))
+    out = {}
+    for n, e in enumerate(entries):
+        fmt = e.get("formatted") if isinstance(e, dict) else None
+        if not isinstance(fmt, dict) or not isinstance(fmt.get("value"), dict):
+            raise HarnessError("%s entry %d has no BTF-formatted key and value: %s"
+                               % (what, n, path))
+        seq, rec = fmt.get("key"), fmt["value"]
+        if not isinstance(seq, int) or not isinstance(rec.get("hook"), int) \
+                or not isinstance(rec.get("pid"), int):
+            raise HarnessError("%s entry %d lacks a seq, hook or pid: %s" % (what, n, path))
+        bad = sorted(f for f, v in rec.items() if not isinstance(v, int) or isinstance(v, bool))
+        if bad:
+            raise HarnessError("%s entry %d (seq %s): %s not a number: %s"
+                               % (what, n, seq, ", ".join(bad), path))
+        if seq in out:
+            raise HarnessError("duplicate seq %d in %s" % (seq, path))
+        if rec.get("seq", seq) != seq:
+            raise HarnessError("%s entry %d: key %d but record seq %s" % (what, n, seq, rec.get("seq")))
+        out[seq] = rec
+    return out
+
+
+def load_events(path, what="workload output"):
+    """The workload's JSON lines; every line complete, every name unique."""
+    text = read_text(path, what)
+    if not text.endswith("\n"):
+        raise HarnessError("%s is truncated (its last line is incomplete): %s" % (what, path))
+    events, names = [], set()
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            ev = json.loads(line)
+        except ValueError:
+            raise HarnessError("%s line %d is not JSON (truncated?): %s" % (what, n, path))
+        if not isinstance(ev, dict) or not isinstance(ev.get("name"), str) \
+                or not isinstance(ev.get("workload"), int):
+            raise HarnessError("%s line %d has no name or workload pid: %s" % (what, n, path))
+        if ev.get("kind") not in KINDS:
+            raise HarnessError("%s line %d (%s): unknown kind %r" % (what, n, ev["name"], ev.get("kind")))
+        if ev["name"] in names:
+            raise HarnessError("duplicate event name %r in %s" % (ev["name"], path))
+        names.add(ev["name"])
+        events.append(ev)
+    if not events:
+        raise HarnessError("%s has no events: %s" % (what, path))
+    return events
+
+
+def check_event_set(events, meta, what):
+    """The workload ran what it was asked to: the one named event, or every
+    random event 0..EVENTS-1 exactly once."""
+    only = meta.get("only")
+    if only:
+        if [e["name"] for e in events] != [only]:
+            raise HarnessError("%s: --only %r, but the workload reported %d events (%s)" % (
+                what, only, len(events), ", ".join(repr(e["name"]) for e in events[:3])))
+        return
+    numbers = sorted(int(e["name"][7:].split(":")[0]) for e in events
+                     if e["name"].startswith("random#") and e["name"][7:].split(":")[0].isdigit())
+    want = meta.get("events")
+    if isinstance(want, int) and numbers != list(range(want)):
+        raise HarnessError("%s: %d of the %d random events reported (the workload stopped early?)"
+                           % (what, len(numbers), want))
+
+
+def read_pids(run, names):
+    """Pids diff.sh saved: the processes that dumped the maps."""
+    pids = set()
+    for n in names:
+        text = read_text(os.path.join(run, n), "dumper pid file")
+        try:
+            pids.add(int(text.split()[0]))
+        except ValueError:
+            raise HarnessError("dumper pid file %s holds %r" % (n, text[:40]))
+    return pids
+
+
+def check_bookkeeping(run, phase, dumps):
+    """Every insert succeeded and nothing was evicted: no counter has errors,
+    and no decision map reached max_entries (an LRU map evicts silently).
+    @dumps maps a decision map's name to its loaded dump, where there is one."""
+    errors = []
+    counters = load_json(os.path.join(run, phase + "-counters.json"), "counters dump")
+    status = load_json(os.path.join(run, phase + "-status.json"), "fcapsctl status --json")
+    maps = load_json(os.path.join(run, phase + "-maps.json"), "bpftool map show of the decision maps")
+    if not isinstance(counters, list) or not isinstance(status, dict) or not isinstance(maps, dict):
+        raise HarnessError("%s: counters, status or maps file has the wrong shape" % phase)
+    for e in counters:
+        fmt = e.get("formatted", {}) if isinstance(e, dict) else {}
+        # a per-CPU array: "values": [{"cpu": N, "value": {...}}]
+        per_cpu = fmt.get("values") if isinstance(fmt, dict) else None
+        values = [c.get("value") if isinstance(c, dict) else None for c in per_cpu] \
+            if isinstance(per_cpu, list) else [fmt.get("value") if isinstance(fmt, dict) else None]
+        if not values or not all(isinstance(v, dict) and isinstance(v.get("errors"), int)
+                                 for v in values):
+            raise HarnessError("%s-counters.json: an entry without formatted errors" % phase)
+        n = sum(v["errors"] for v in values)
+        if n:
+            errors.append("%s: counter %s has %d errors (a decision not recorded)"
+                          % (phase, hook_name(fmt.get("key")), n))
+    if status.get("record", "all") != "all":
+        errors.append("%s: fcapsctl status says record=%s: the decision map does not hold "
+                      "every decision" % (phase, status.get("record")))
+    status_counters = status.get("counters")
+    if not isinstance(status_counters, dict):
+        raise HarnessError("%s-status.json: no counters object" % phase)
+    for h, v in status_counters.items():
+        if isinstance(v, dict) and v.get("errors"):
+            errors.append("%s: fcapsctl status: %s errors=%s" % (phase, h, v["errors"]))
+    for m in DECISION_MAPS:
+        show = maps.get(m)
+        if not isinstance(show, dict) or not isinstance(show.get("max_entries"), int):
+            raise HarnessError("%s-maps.json: no max_entries for %s" % (phase, m))
+        n = max(len(dumps.get(m) or ()), status.get(m) if isinstance(status.get(m), int) else 0)
+        if n >= show["max_entries"]:
+            errors.append("%s: map %s is full (%d of %d entries): records may have been evicted"
+                          % (phase, m, n, show["max_entries"]))
+    return errors
+
+
+def choice(ev, field, token):
+    """A switch the event chose: its field, else the token its name spells
+    (the workload's names spell their switches: "exec=0", "kill=0", ...)."""
+    v = ev.get(field)
+    return bool(v) if v is not None else token in ev["name"]
+
+
+def event_pids(ev):
+    """The pids whose records belong to the event (a "pids" list names any
+    helper process the workload starts besides these)."""
+    pids = [ev.get(k) for k in ("pid", "sender", "target", "target_tgid", "child", "member")]
+    if isinstance(ev.get("pids"), list):
+        pids += ev["pids"]
+    return {p for p in pids if isinstance(p, int) and not isinstance(p, bool) and p > 0}
+
+
+def is_marker(rec, workload):
+    return (rec["hook"] == KILL and rec.get("sig") == 0 and rec["pid"] in workload
+            and rec.get("target") == rec["pid"])
+
+
+class Windows:
+    """Records attributed to events. The workload starts every event with a
+    signal 0 to itself; both maps record it, so a record belongs to the
+    event of the last marker before its seq (pids are reused too soon on
+    the small guest kernel to tell events apart by pid). Records before the
+    first marker are the workload's setup; records after the last event's
+    marker from the processes that dumped the maps are the dumpers'."""
+
+    def __init__(self, events, bpf, kern, dumpers, what):
+        self.events, self.dumpers = events, dumpers
+        self.workload = {ev["workload"] for ev in events}
+        self.marks = sorted(q for q, r in bpf.items() if is_marker(r, self.workload))
+        if len(self.marks) != len(events):
+            raise HarnessError("%s: %d event markers in the BPF map for %d events: the run is "
+                               "incomplete or records were lost" % (what, len(self.marks), len(events)))
+        self.recs = {"bpf": bpf, "kernel": kern}
+        self.by_event = [[] for _ in events]       # seqs, both maps
+        for q in sorted(set(bpf) | set(kern)):
+            i = self.index(q)
+            if i is not None and self.role(q)[0] in ("event", "marker"):
+                self.by_event[i].append(q)
+
+    def index(self, seq):
+        i = bisect.bisect_right(self.marks, seq) - 1
+        return i if i >= 0 else None
+
+    def role(self, seq):
+        """("marker"|"event"|"setup"|"dumper", event index or None)"""
+        rec = self.recs["bpf"].get(seq) or self.recs["kernel"].get(seq)
+        i = self.index(seq)
+        if seq in self.marks:
+            return "marker", i
+        if rec["pid"] in self.dumpers and i == len(self.marks) - 1:
+            return "dumper", None      # the maps are dumped after the last event
+        return ("setup", None) if i is None else ("event", i)
+
+    def records(self, i, side):
+        """[(seq, record)] of event i in one map, in seq order."""
+        m = self.recs[side]
+        return [(q, m[q]) for q in self.by_event[i] if q in m]
+
+    def matches(self, rec, ev):
+        """Whether a record can belong to the event it falls in."""
+        pids, hook = event_pids(ev), rec["hook"]
+        if hook == EXEC:
+            return rec["pid"] in pids
+        if hook == KILL:
+            return (rec["pid"] in pids or rec["pid"] in self.workload or
+                    (ev["kind"] == "sigchld" and rec.get("target") in pids))
+        if hook in SCHED_HOOKS:
+            return ev["kind"] == "sched" and rec["pid"] in pids
+        return False
+
+    def mismatches(self, what):
+        """Harness errors: records whose hook or pid is not of their event."""
+        errors = []
+        for i, ev in enumerate(self.events):
+            for side in ("bpf", "kernel"):
+                for q, r in self.records(i, side):
+                    if q not in self.marks and not self.matches(r, ev):
+                        errors.append("%s: %s record seq %d (%s, pid %d) does not belong to its "
+                                      "event %r (pids %s)" % (what, side, q, hook_name(r["hook"]),
+                                      r["pid"], ev["name"], sorted(event_pids(ev) | self.workload)))
+        return errors
+
+
+def last_exec(records, pid):
+    """The last exec record of @pid among [(seq, record)]."""
+    found = None
+    for _, r in records:
+        if r["hook"] == EXEC and r["pid"] == pid:
+            found = r
+    return found
+
+
+def last_execs(records):
+    """{pid: its last exec record} among [(seq, record)]."""
+    return {r["pid"]: r for _, r in records if r["hook"] == EXEC}

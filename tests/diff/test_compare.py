@@ -1,0 +1,530 @@
+#!/usr/bin/env python3
+"""Host test of the differential's comparison (tests/diff/compare.py).
+
+    python3 tests/diff/test_compare.py
+
+Builds crafted run directories, in the formats tests/guest/diff.sh writes
+(bpftool -j map dumps, workload JSON lines, counters, status, map sizes,
+dumper pids, run.json), runs compare.py on each and checks its exit status
+and what it says. Every check compares against a clean run that passes,
+so a check fails when compare.py stops noticing what it is about. Ends
+"N passed, N failed".
+"""
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COMPARE = os.path.join(HERE, "compare.py")
+EXPECTED = os.path.join(HERE, "expected.txt")
+
+B = lambda cap: 1 << cap  # noqa: E731
+CHOWN, KILL, BIND, RAW, NICE = B(0), B(5), B(10), B(13), B(23)
+FULL = (2 << 40) - 1
+V1 = 0x19980330
+U = 1000
+FIELDS = ("seq hook pid target target_tgid sig ret form legacy nosuid dev ino tag uid euid suid "
+          "gid egid old_euid old_egid securebits secureexec setid unsafe explicit_cred same_userns "
+          "cap_in_target_ns fe fp fi pe pp pi pa old_pp bset target_pp").split()
+OPS = {"sched": 2, "nice": 3, "ioprio": 4}
+
+
+class Run:
+    """One phase's maps and workload output, built event by event."""
+
+    def __init__(self, workload=500, first_pid=1000):
+        self.seq, self.next_pid, self.W = 0, first_pid, workload
+        self.bpf, self.kern, self.events = {}, {}, []
+        self.put(self.rec(hook=0, pid=workload, uid=0, euid=0, pp=FULL, pe=FULL))  # its own exec
+
+    def rec(self, **kw):
+        r = dict.fromkeys(FIELDS, 0)
+        r.update(bset=FULL, same_userns=1)
+        r.update(kw)
+        return r
+
+    def put(self, r, bpf=True, kern=True):
+        self.seq += 1
+        r["seq"] = self.seq
+        if bpf:
+            self.bpf[self.seq] = dict(r)
+        if kern:
+            self.kern[self.seq] = dict(r)
+        return r
+
+    def pid(self):
+        self.next_pid += 1
+        return self.next_pid
+
+    def marker(self):
+        self.put(self.rec(hook=1, pid=self.W, target=self.W, target_tgid=self.W, pp=FULL, pe=FULL,
+                          target_pp=FULL))
+
+    def reap(self, pid):
+        self.put(self.rec(hook=1, pid=self.W, target=pid, target_tgid=pid, sig=9, pp=FULL,
+                          pe=FULL))
+
+    def exec_event(self, name, ev=None, **rec):
+        """An exec of uid 1000 (unless told) whose observations follow the record."""
+        self.marker()
+        pid = self.pid()
+        ids = dict(uid=U, euid=U, suid=U, gid=U, egid=U, old_euid=U, old_egid=U)
+        ids.update(rec)
+        r = self.put(self.rec(hook=0, pid=pid, dev=0x800001, ino=12, **ids))
+        e = {"workload": self.W, "name": name, "kind": "exec", "file": "/tmp/fc/x", "pid": pid,
+             "file_form": "legacy" if r["tag"] else "none", "uid": r["uid"], "pi": r["pi"]}
+        if r["ret"]:
+            e["exec_errno"] = -r["ret"]
+        else:
+            e.update(ruid=r["uid"], euid=r["euid"], rgid=r["gid"], egid=r["egid"], Eff=r["pe"],
+                     Prm=r["pp"], Inh=r["pi"], Amb=r["pa"], secure=r["secureexec"],
+                     securebits_after=r["securebits"])
+        e.update(ev or {})
+        self.reap(pid)
+        self.events.append(e)
+        return e
+
+    def pair_event(self, name, op=None, sig=15, spp=0, spe=0, tpp=0, ret=0, cap=0, same_userns=1,
+                   target_legacy=0, call_tpp=None, suid=U, tuid=U, ev=None):
+        """A target that execs and pauses, a sender that execs and signals it
+        (or, with op, changes its scheduling)."""
+        self.marker()
+        t, s = self.pid(), self.pid()
+        ids = lambda u: dict(uid=u, euid=u, suid=u, gid=u, egid=u, old_euid=u, old_egid=u)  # noqa
+        self.put(self.rec(hook=0, pid=t, pp=tpp, pe=tpp, legacy=target_legacy,
+                          form=target_legacy, tag=V1 if target_legacy else 0, fe=tpp if
+                          target_legacy else 0, fp=tpp if target_legacy else 0, **ids(tuid)))
+        self.put(self.rec(hook=0, pid=s, pp=spp, pe=spe, **ids(suid)))
+        self.put(self.rec(hook=OPS[op] if op else 1, pid=s, target=t, target_tgid=t,
+                          sig=0 if op else sig, ret=ret, pp=spp, pe=spe,
+                          target_pp=tpp if call_tpp is None else call_tpp,
+                          same_userns=same_userns, cap_in_target_ns=cap))
+        self.reap(t)
+        e = {"workload": self.W, "name": name, "kind": "sched" if op else "kill",
+             "op": op or "kill", "sig": 0 if op else sig, "sender": s, "target": t,
+             "target_tgid": t, "ret": 0 if ret == 0 else -1}
+        if ret:
+            e["errno"] = -ret
+        e.update(ev or {})
+        self.events.append(e)
+        return e
+
+
+    def xinit_event(self, name, allowed, predicted_tpp=RAW):
+        """The probe (plain) starts a capped server and SIGTERMs it."""
+        self.marker()
+        p, c = self.pid(), self.pid()
+        self.put(self.rec(hook=0, pid=p, uid=U, euid=U, suid=U))
+        self.put(self.rec(hook=0, pid=c, uid=U, euid=U, suid=U, legacy=1, form=1, tag=V1,
+                          fe=RAW, fp=RAW, pp=predicted_tpp, pe=predicted_tpp, secureexec=1))
+        self.put(self.rec(hook=1, pid=p, target=c, target_tgid=c, sig=15, ret=0 if allowed else -1,
+                          target_pp=0 if allowed else RAW))
+        self.reap(p)
+        e = {"workload": self.W, "name": name, "kind": "xinit", "pid": p, "child": c,
+             "kill": 0 if allowed else -1}
+        e.update({"child_alive": 0, "child_signal": 15} if allowed else
+                 {"errno": 1, "child_alive": 1})
+        if not allowed:
+            self.reap(c)
+        self.events.append(e)
+
+    def sigchld_event(self, name, allowed):
+        """A capped probe's child drops every capability and signals it."""
+        self.marker()
+        p, c = self.pid(), self.pid()
+        self.put(self.rec(hook=0, pid=p, uid=U, euid=U, suid=U, legacy=1, form=1, tag=V1,
+                          fe=RAW, fp=RAW, pp=RAW, pe=RAW, secureexec=1))
+        self.put(self.rec(hook=1, pid=c, target=p, target_tgid=p, sig=10, ret=0 if allowed else -1,
+                          target_pp=0 if allowed else RAW))
+        self.reap(p)
+        self.events.append({"workload": self.W, "name": name, "kind": "sigchld", "pid": p,
+                            "sigchld": 1, "child_kill_errno": 0 if allowed else 1})
+
+
+def catalogue(run, at_mode="shadow", skip=(), only=None):
+    """Catalogue events reaching every branch of the coverage table, and
+    "at": a signal to a process capped by a legacy exec (the swap-caps-from-
+    exec case) in the form each run sees it."""
+    legacy = dict(legacy=1, form=1, tag=V1, secureexec=1)
+    rows = [
+        ("exec: exec=0 ignores v1", {"exec_off": 1, "file_form": "legacy"}, {}),
+        ("exec: nosuid mount ignores v1", {"nosuid_mount": 1, "file_form": "legacy"},
+         dict(nosuid=1)),
+        ("exec: nosuid_ignore=1 honours v1", {"nosuid_ignore": 1, "nosuid_mount": 1},
+         dict(legacy, nosuid=1, fe=RAW, fp=RAW, pp=RAW, pe=RAW)),
+        ("exec: malformed v1", {"file_form": "malformed"}, dict(legacy=1, form=2, tag=V1, ret=-1)),
+        ("exec: bset cuts fP", {"bset_drop": BIND},
+         dict(legacy, fe=RAW | BIND, fp=RAW | BIND, bset=FULL & ~BIND, pp=RAW, pe=RAW)),
+        ("exec: fI meets pI", {}, dict(legacy, fe=RAW | CHOWN, fp=RAW, fi=CHOWN, pi=CHOWN,
+                                       pp=RAW | CHOWN, pe=RAW | CHOWN)),
+        ("exec: fE narrows", {}, dict(legacy, fe=RAW, fp=RAW | BIND, pp=RAW | BIND, pe=RAW)),
+        ("exec: nnp downgrade", {"nnp": 1}, dict(legacy, fe=RAW, fp=RAW, unsafe=4)),
+        ("exec: setuid root", {}, dict(euid=0, suid=0, setid=1, secureexec=1, pp=FULL, pe=FULL)),
+        ("exec: fP only", {}, dict(legacy, fp=RAW, pp=RAW)),
+        ("exec: fI only", {}, dict(legacy, fi=CHOWN)),
+        ("exec: root gets fewer", {}, dict(legacy, uid=0, euid=0, suid=0, gid=0, egid=0,
+                                           old_euid=0, old_egid=0, secureexec=0, fe=RAW, fp=RAW,
+                                           pp=RAW, pe=RAW, old_pp=FULL)),
+        ("exec: setgid", {}, dict(egid=50, setid=1, secureexec=1)),
+        ("exec: noroot", {"securebits": 1}, dict(uid=0, euid=0, suid=0, securebits=1)),
+    ]
+    want = lambda name: name not in skip and only in (None, name)  # noqa: E731
+    for name, ev, rec in rows:
+        if want(name):
+            run.exec_event(name, ev, **rec)
+    pairs = [
+        ("signal: superset allowed", dict(spp=RAW | BIND, spe=RAW | BIND, tpp=RAW)),
+        ("signal: CAP_KILL allowed", dict(spp=KILL, spe=KILL, tpp=RAW, cap=1)),
+        ("signal: empty pP denied", dict(tpp=RAW, ret=-1)),
+        ("signal: other user namespace", dict(spp=RAW, spe=RAW, tpp=0, ret=-1, same_userns=0,
+                                              ev={"sender_userns": 1})),
+        ("signal: kill=0 allowed", dict(tpp=RAW, ev={"kill_off": 1})),
+        ("sched: nice from a superset", dict(op="nice", spp=RAW | BIND, spe=RAW | BIND, tpp=RAW)),
+        ("sched: sched with CAP_SYS_NICE", dict(op="sched", spp=NICE, spe=NICE, tpp=RAW, cap=1)),
+        ("sched: ioprio denied", dict(op="ioprio", tpp=RAW, ret=-1)),
+        # the kernel decides: the target got RAW by its exec; under BPF the
+        # record of that exec predicts RAW but the live pP is 0
+        ("signal: at", dict(tpp=RAW, target_legacy=1, ret=-1) if at_mode == "shadow" else
+         dict(tpp=RAW, target_legacy=1, call_tpp=0, ret=0)),
+    ]
+    for name, kw in pairs:
+        if want(name):
+            run.pair_event(name, **kw)
+    if want("signal: xinit"):      # as "at": refused by the kernel, allowed under BPF
+        run.xinit_event("signal: xinit", allowed=at_mode != "shadow")
+    if want("signal: SIGCHLD"):
+        run.sigchld_event("signal: SIGCHLD", allowed=at_mode != "shadow")
+
+
+def dump(records):
+    return [{"key": ["%#04x" % (q >> 8 * i & 0xff) for i in range(8)], "value": ["0x00"] * 8,
+             "formatted": {"key": q, "value": r}} for q, r in sorted(records.items())]
+
+
+def counters(errors=0):
+    """The per-CPU counters array as bpftool -j dumps it (two CPUs)."""
+    def v(cpu, h):
+        return {"seen": 10, "allowed": 9, "denied": 1, "errors": errors if (h, cpu) == (1, 1) else 0}
+    return [{"key": ["%#04x" % h, "0x00", "0x00", "0x00"],
+             "values": [{"cpu": c, "value": ["0x00"] * 32} for c in range(2)],
+             "formatted": {"key": h, "values": [{"cpu": c, "value": v(c, h)} for c in range(2)]}}
+            for h in range(7)]
+
+
+def show(name, max_entries=65536):
+    return {"id": 7, "type": "lru_hash", "name": name, "flags": 0, "bytes_key": 8,
+            "bytes_value": 200, "max_entries": max_entries, "frozen": 0}
+
+
+class Crafted:
+    """A run directory: the shadow phase and, for which=all, swap."""
+
+    def __init__(self, which="all", nrandom=0, skip=(), only=None):
+        self.meta = {"seed": 1, "events": nrandom, "which": which, "fcapsctl": "fcapsctl",
+                     "shadow_s": 1, "swap_s": 1, "git": "0" * 40, "kernel": "patched"}
+        self.shadow = Run()
+        catalogue(self.shadow, "shadow", skip, only)
+        self.meta["only"] = only
+        for n in range(nrandom):
+            self.shadow.exec_event("random#%d: exec /tmp/fc/plain uid 0" % n, None, uid=0, euid=0,
+                                   suid=0, pp=FULL, pe=FULL)
+        self.swapb = Run(workload=700, first_pid=5000)
+        catalogue(self.swapb, "bpf", skip, only)
+        self.swapk = copy.deepcopy(self.swapb.events)
+        for e in self.swapk:             # the kernel run refuses: the target holds RAW
+            if e["name"] == "signal: at":
+                e.update(ret=-1, errno=1)
+            elif e["name"] == "signal: xinit":
+                e.update(kill=-1, errno=1, child_alive=1)
+                del e["child_signal"]
+            elif e["name"] == "signal: SIGCHLD":
+                e["child_kill_errno"] = 1
+        for e in self.swapb.events:      # BPF cannot grant: the legacy exec gets 6.1's sets
+            if e["name"] == "exec: fE narrows":
+                e.update(Eff=0, Prm=0)
+        self.files = {}
+
+    def write(self, d):
+        os.makedirs(d, exist_ok=True)
+        sh = self.shadow
+        dumper_b, dumper_k = 9000, 9001
+        sh.put(sh.rec(hook=0, pid=dumper_b, uid=0, euid=0, pp=FULL, pe=FULL))
+        sh.put(sh.rec(hook=0, pid=dumper_k, uid=0, euid=0, pp=FULL, pe=FULL), bpf=False)
+        files = {
+            "run.json": json.dumps(self.meta),
+            "shadow-bpf.json": json.dumps(dump(sh.bpf)),
+            "shadow-kernel.json": json.dumps(dump(sh.kern)),
+            "shadow-events.jsonl": "".join(json.dumps(e) + "\n" for e in sh.events),
+            "shadow-bpfdump.pid": "%d\n" % dumper_b, "shadow-kdump.pid": "%d\n" % dumper_k,
+            "shadow-counters.json": json.dumps(counters()),
+            "shadow-status.json": json.dumps({"mode": "shadow", "decisions": len(sh.bpf),
+                                              "kdecisions": len(sh.kern), "counters": {}}),
+            "shadow-maps.json": json.dumps({"decisions": show("decisions"),
+                                            "kdecisions": show("kdecisions")}),
+        }
+        if self.meta["which"] == "all":
+            sb = self.swapb
+            sb.put(sb.rec(hook=0, pid=dumper_b, uid=0, euid=0, pp=FULL, pe=FULL))
+            files.update({
+                "swap-kernel.jsonl": "".join(json.dumps(e) + "\n" for e in self.swapk),
+                "swap-bpf.jsonl": "".join(json.dumps(e) + "\n" for e in sb.events),
+                "swap-bpf.json": json.dumps(dump(sb.bpf)),
+                "swap-bpfdump.pid": "%d\n" % dumper_b,
+                "swap-counters.json": json.dumps(counters()),
+                "swap-status.json": json.dumps({"mode": "enforce", "decisions": len(sb.bpf),
+                                                "kdecisions": 0, "counters": {}}),
+                "swap-maps.json": json.dumps({"decisions": show("decisions"),
+                                              "kdecisions": show("kdecisions")}),
+            })
+        files.update(self.files)
+        for name, text in files.items():
+            if text is not None:
+                with open(os.path.join(d, name), "w") as f:
+                    f.write(text)
+        return d
+
+
+passed = failed = 0
+TMP = None                 # main() makes it
+
+
+def compare(c, label):
+    run = c.write(os.path.join(TMP, label, "raw"))
+    out = os.path.join(TMP, label)
+    p = subprocess.run([sys.executable, COMPARE, run, EXPECTED, out], capture_output=True,
+                       text=True, timeout=300)
+    return p.returncode, p.stdout + p.stderr, out
+
+
+def check(desc, c, want_rc, *want_text, absent=()):
+    global passed, failed
+    label = "t%02d" % (passed + failed)
+    rc, text, out = compare(c, label)
+    missing = [t for t in want_text if t not in text]
+    present = [t for t in absent + ("Traceback",) if t in text]
+    ok = rc == want_rc and not missing and not present
+    print("%s: %s" % ("PASS" if ok else "FAIL", desc))
+    if not ok:
+        print("  status %d (wanted %d); missing %s; unwanted %s; output:" % (rc, want_rc, missing,
+                                                                           present))
+        print("\n".join("  | " + line for line in text.splitlines()[-25:]))
+    passed, failed = passed + ok, failed + (not ok)
+    return out
+
+
+def mutate(fn, **kw):
+    c = Crafted(**kw)
+    fn(c)
+    return c
+
+
+def last_kill(run, name):
+    ev = next(e for e in run.events if e["name"] == name)
+    return ev, next(r for r in run.kern.values() if r["hook"] == 1 and r["pid"] == ev["sender"])
+
+
+def main():
+    global TMP
+    TMP = tempfile.mkdtemp(prefix="fcaps-test-compare-")
+    out = check("a clean crafted run (shadow, observed, swap) exits 0", Crafted(), 0,
+                "0 unexpected disagreements", "swap-caps-from-exec")
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    check_text("report.md has the coverage table, the strict swap count and the fields not "
+               "compared", md, "| exec/noroot | 1 | 0 |", "compared strictly",
+               "## Fields not compared", "only USB async I/O")
+    with open(os.path.join(out, "report.json")) as f:
+        rj = json.load(f)
+    check_text("report.json lists every expected divergence", json.dumps(rj["expected"]),
+               '"id": "swap-caps-from-exec"', "signal: at", "signal: xinit", "signal: SIGCHLD",
+               '"id": "swap-exec-creds"')
+
+    check("an empty run exits 2", mutate(lambda c: c.files.update({"shadow-events.jsonl": ""})),
+          2, "is empty")
+    check("a truncated dump exits 2", mutate(lambda c: c.files.update(
+        {"shadow-kernel.json": json.dumps(dump(c.shadow.kern))[:-300]})), 2, "not valid JSON")
+    check("a truncated events file exits 2", mutate(lambda c: c.files.update(
+        {"shadow-events.jsonl": "".join(json.dumps(e) + "\n" for e in c.shadow.events)[:-20]})),
+        2, "truncated")
+    check("a missing dump exits 2", mutate(lambda c: c.files.update({"shadow-bpf.json": None})),
+          2, "missing")
+    check("a missing counters dump exits 2",
+          mutate(lambda c: c.files.update({"swap-counters.json": None})), 2, "missing")
+    check("counter errors > 0 exit 2", mutate(lambda c: c.files.update(
+        {"shadow-counters.json": json.dumps(counters(errors=3))})), 2, "counter kill has 3 errors")
+    check("a full (evicting) decision map exits 2", mutate(lambda c: c.files.update(
+        {"shadow-maps.json": json.dumps({"decisions": show("decisions"),
+                                         "kdecisions": show("kdecisions", 40)})})),
+        2, "map kdecisions is full")
+
+    def dup_seq(c):
+        d = dump(c.shadow.bpf)
+        c.files["shadow-bpf.json"] = json.dumps(d[:5] + [d[4]] + d[5:])
+    check("a duplicate seq exits 2", mutate(dup_seq), 2, "duplicate seq")
+
+    def dup_name(c):
+        c.shadow.events[3]["name"] = c.shadow.events[2]["name"]
+    check("a duplicate event name exits 2", mutate(dup_name), 2, "duplicate event name")
+
+    def lost_by_bpf(c):           # BPF lost the last event's call record and everything after
+        sh = c.shadow
+        ev, r = last_kill(sh, "signal: at")
+        for q in [q for q in sh.bpf if q >= r["seq"]]:
+            del sh.bpf[q]
+        c.files["shadow-bpf.json"] = json.dumps(dump(sh.bpf))
+    check("a kernel record newer than the snapshot from a workload pid exits 2",
+          mutate(lost_by_bpf), 2, "newer than the BPF snapshot")
+
+    def foreign(c):
+        sh = c.shadow
+        ev, r = last_kill(sh, "signal: CAP_KILL allowed")
+        r = sh.rec(hook=0, pid=4242, seq=r["seq"])
+        sh.bpf[r["seq"]] = sh.kern[r["seq"]] = r
+    check("an exec record of a pid not of its kill event exits 2", mutate(foreign), 2,
+          "does not belong to its event")
+
+    def bad_meta(c):
+        c.files["run.json"] = "[1, 2]"
+    check("a run.json that is not an object exits 2, with a message", mutate(bad_meta), 2,
+          "run.json is not a JSON object")
+
+    def egid(c):
+        r = next(r for r in c.shadow.kern.values() if r["hook"] == 0 and r["egid"] == 50)
+        r["egid"] = 51
+    egid_out = check("a field disagreement (egid) exits 1 and names the field", mutate(egid), 1,
+                     "differs in egid", "DISAGREE shadow exec: setgid")
+    check_plants(egid_out)
+
+    def refused(c):              # a refused exec has no credentials to compare
+        r = next(r for r in c.shadow.bpf.values() if r["hook"] == 0 and r["form"] == 2)
+        r.update(pp=RAW, pe=RAW, fp=RAW)
+    check("a refused exec compares only its decision fields (exits 0)", mutate(refused), 0,
+          "0 unexpected disagreements")
+
+    def observed(c):
+        next(e for e in c.shadow.events if e["name"] == "exec: fE narrows")["Eff"] = RAW | BIND
+    check("an observed-vs-kernel mismatch exits 1", mutate(observed), 1,
+          "DISAGREE observed exec: fE narrows", "observed Eff")
+
+    def observed_kill(c):
+        ev = next(e for e in c.shadow.events if e["name"] == "signal: superset allowed")
+        ev.update(ret=-1, errno=1)
+    check("a signal outcome the kernel's record contradicts exits 1", mutate(observed_kill), 1,
+          "DISAGREE observed signal: superset allowed")
+
+    def esrch(c):
+        next(e for e in c.swapk if e["name"] == "signal: at").update(errno=3)
+    check("a swap ESRCH-vs-EPERM difference is not excused (exits 1)", mutate(esrch), 1,
+          "DISAGREE swap signal: at", "not excused: an outcome other than success or EPERM")
+
+    def reversed_flip(c):        # each run saw the outcome BPF's records predict for the other
+        next(e for e in c.swapk if e["name"] == "signal: at").update(ret=0, errno=None)
+        next(e for e in c.swapb.events if e["name"] == "signal: at").update(ret=-1, errno=1)
+    check("a swap flip opposite to what BPF's records predict is not excused (exits 1)",
+          mutate(reversed_flip), 1, "DISAGREE swap signal: at", "the runs saw 0 / -1")
+
+    def unpredicted(c):          # BPF's record says the BPF run refuses, yet it allowed
+        r = next(r for r in c.swapb.bpf.values() if r["hook"] == 1 and r["ret"] == 0 and
+                 r["target_pp"] == 0 and r["pid"] != c.swapb.W)
+        r["target_pp"] = RAW
+    check("a swap flip BPF's records do not predict is not excused (exits 1)",
+          mutate(unpredicted), 1, "DISAGREE swap signal: at", "predict the same outcome")
+
+    def no_legacy(c):            # a flip between processes no legacy exec capped
+        ev = next(e for e in c.swapb.events if e["name"] == "signal: empty pP denied")
+        ev.update(ret=0, errno=None)
+        next(r for r in c.swapb.bpf.values() if r["hook"] == 1 and r["pid"] == ev["sender"]
+             ).update(ret=0, target_pp=0)
+    check("a swap flip with no process capped by a legacy exec is not excused",
+          mutate(no_legacy), 1, "DISAGREE swap signal: empty pP denied",
+          "no process of the call got its capabilities from a legacy exec")
+
+    def server_fate(c):          # the kill succeeded, yet the server lives on
+        next(e for e in c.swapb.events if e["name"] == "signal: xinit").update(child_alive=1)
+    check("an xinit whose server's fate does not follow the kill is not excused",
+          mutate(server_fate), 1, "DISAGREE swap signal: xinit", "fate")
+
+    def not_legacy(c):           # a 6.1 exec's sets differ between the runs
+        next(e for e in c.swapb.events if e["name"] == "exec: setuid root").update(Eff=0)
+    check("a swap difference in Eff of an exec not decided by the legacy rules is not excused",
+          mutate(not_legacy), 1, "DISAGREE swap exec: setuid root", "not a legacy decision")
+
+    def unpredicted_creds(c):    # the kernel run's sets are not what BPF's record predicts
+        next(e for e in c.swapk if e["name"] == "exec: fE narrows")["Eff"] = RAW | BIND
+    check("a swap difference in Eff that BPF's exec record does not predict is not excused",
+          mutate(unpredicted_creds), 1, "DISAGREE swap exec: fE narrows",
+          "not what BPF's record predicts")
+
+    def creds(c):
+        next(e for e in c.swapk if e["name"] == "exec: fE narrows")["Inh"] = CHOWN
+    check("a swap difference in Inh of a legacy exec is not excused (exits 1)", mutate(creds), 1,
+          "DISAGREE swap exec: fE narrows")
+
+    check("a coverage hole (no catalogue event reaches noroot) fails",
+          Crafted(skip=("exec: noroot",)), 1, "COVERAGE HOLE exec/noroot: no catalogue event")
+    check("a 5000-event run reaching a branch fewer than 20 times fails",
+          Crafted(which="shadow", nrandom=5000), 1, "exec/fE-narrows: 0 random events (< 20")
+
+    check("an --only run of one event exits 0 (no coverage rule)",
+          Crafted(only="signal: at"), 0, "0 unexpected disagreements", absent=("COVERAGE",))
+
+    def only(c):
+        c.meta["only"] = c.shadow.events[5]["name"]
+    check("an --only run whose workload ran more than the named event exits 2",
+          mutate(only, which="shadow"), 2, "--only")
+
+    def missing_random(c):
+        c.meta["events"] = 3
+    check("a run missing random events exits 2", mutate(missing_random, which="shadow"), 2,
+          "random events reported")
+    if failed:
+        print("crafted runs and their reports kept in %s" % TMP)
+    else:
+        shutil.rmtree(TMP, ignore_errors=True)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def check_plants(out):
+    """plantcheck.py on the egid run: caught only by a disagreement on the
+    plant's hook in one of its fields, in a run that exited 1."""
+    table = os.path.join(TMP, "plants.txt")
+    with open(table, "w") as f:
+        f.write("# NAME | path | comparison | hook | fields | catch\n"
+                "EGID | kernel | shadow | exec | egid, gid | setgid\n"
+                "EGID_OBS | kernel | observed | exec | egid |\n"
+                "PE | bpf | shadow | exec | pe |\n"
+                "KILL | bpf | shadow | kill,sched | egid |\n"
+                "SWAP | bpf | both | exec | egid |\n"
+                "NAME | bpf | shadow | exec | egid | no such event\n")
+    plantcheck = os.path.join(HERE, "plantcheck.py")
+    for plant, rc, want in (("EGID", 1, "PASS: plant EGID caught (1 disagreements on egid)"),
+                            ("EGID_OBS", 1, "PASS: plant EGID_OBS caught"),
+                            ("PE", 1, "FAIL: plant PE not caught"),
+                            ("KILL", 1, "FAIL: plant KILL not caught"),
+                            ("SWAP", 1, "FAIL: plant SWAP not caught by swap"),
+                            ("NAME", 1, "FAIL: plant NAME not caught"),
+                            ("EGID", 2, "FAIL: plant EGID: harness error"),
+                            ("EGID", 0, "FAIL: plant EGID not caught: the run exited 0")):
+        p = subprocess.run([sys.executable, plantcheck, table, plant, out, str(rc)],
+                           capture_output=True, text=True)
+        check_text("plantcheck: %s with status %d says %r" % (plant, rc, want.split(":")[0]),
+                   p.stdout if (p.returncode == 0) == want.startswith("PASS") else
+                   "status %d: %s" % (p.returncode, p.stdout[:0]), want)
+
+
+def check_text(desc, text, *want):
+    global passed, failed
+    missing = [w for w in want if w not in text]
+    print("%s: %s" % ("FAIL" if missing else "PASS", desc))
+    if missing:
+        print("  missing: %s" % missing)
+    passed, failed = passed + (not missing), failed + bool(missing)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
