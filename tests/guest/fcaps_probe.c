@@ -4,19 +4,35 @@
  * execute. Every subcommand reports on stdout as key=value words.
  *   status            the credentials this exec produced
  *   pause             status, then wait for signals
- *   kill PID SIG      send SIG to PID: kill=0 or kill=-1 errno=N
+ *   kill PID SIG      send SIG to PID (a negative PID: a process group):
+ *                     kill=0 or kill=-1 errno=N
  *   sched PID OP      OP nice|sched|ioprio on PID: sched=0 or -1 errno=N
  *   sigchld           drop all caps in a child that signals us, then exits
  *   xinit FILE        run FILE pause as a child, then SIGTERM it
+ *   thread SIG drop|keep
+ *                     start a thread, then tgkill it with SIG from the main
+ *                     thread, which first empties its own sets with drop:
+ *                     status, then tid=N kill=0|-1 [errno=N] delivered=0|1
+ * Options before the subcommand, applied in the order given:
+ *   --setsid          start a new session
+ *   --userns          unshare the user namespace, mapping 0 to our euid and
+ *                     egid (unshare -Ur); status then reports ids in it
+ *   --eff HEX         set the effective set to HEX (within the permitted)
+ *   --status          print status before the subcommand's own report
+ * The status line: pid ruid euid rgid egid Eff Prm Inh Amb secure
+ * securebits (PR_GET_SECUREBITS).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -27,7 +43,7 @@ static void print_status(void)
 {
 	char line[256], out[512] = "";
 	FILE *f = fopen("/proc/self/status", "r");
-	unsigned int ruid = 0, euid = 0;
+	unsigned int ruid = 0, euid = 0, rgid = 0, egid = 0;
 
 	if (!f) {
 		perror("fcaps_probe: /proc/self/status");
@@ -37,7 +53,8 @@ static void print_status(void)
 		unsigned long long v;
 		char key[16];
 
-		if (sscanf(line, "Uid: %u %u", &ruid, &euid) == 2)
+		if (sscanf(line, "Uid: %u %u", &ruid, &euid) == 2 ||
+		    sscanf(line, "Gid: %u %u", &rgid, &egid) == 2)
 			continue;
 		if (sscanf(line, "Cap%15[A-Za-z]: %llx", key, &v) == 2 &&
 		    strcmp(key, "Bnd") != 0) {
@@ -47,8 +64,9 @@ static void print_status(void)
 		}
 	}
 	fclose(f);
-	printf("pid=%d ruid=%u euid=%u%s secure=%lu\n", getpid(), ruid, euid,
-	       out, getauxval(AT_SECURE));
+	printf("pid=%d ruid=%u euid=%u rgid=%u egid=%u%s secure=%lu securebits=%d\n",
+	       getpid(), ruid, euid, rgid, egid, out, getauxval(AT_SECURE),
+	       prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
 	fflush(stdout);
 }
 
@@ -155,9 +173,142 @@ static int do_sched(pid_t pid, const char *op)
 	return 0;
 }
 
+static int capset_all(__u64 e, __u64 p, __u64 i)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {
+		{ (__u32)e, (__u32)p, (__u32)i },
+		{ (__u32)(e >> 32), (__u32)(p >> 32), (__u32)(i >> 32) },
+	};
+
+	return syscall(SYS_capset, &hdr, d);
+}
+
+/* Only the effective set changes: permitted, inheritable and with them the
+ * ambient set stay. */
+static int set_effective(__u64 e)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &hdr, d))
+		return -1;
+	d[0].effective = (__u32)e;
+	d[1].effective = (__u32)(e >> 32);
+	return syscall(SYS_capset, &hdr, d);
+}
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, s, strlen(s)) == (ssize_t)strlen(s);
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* unshare -Ur: a new user namespace in which we are root, mapped to our
+ * own euid and egid. A process that gained caps by exec is not dumpable,
+ * which makes its /proc files root's; becoming dumpable lets it write its
+ * own maps, as an ordinary unshare -Ur does. */
+static int enter_userns(void)
+{
+	char map[64];
+	uid_t euid = geteuid();
+	gid_t egid = getegid();
+
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) || unshare(CLONE_NEWUSER))
+		return -1;
+	snprintf(map, sizeof(map), "0 %u 1\n", euid);
+	if (write_file("/proc/self/uid_map", map) ||
+	    write_file("/proc/self/setgroups", "deny\n"))
+		return -1;
+	snprintf(map, sizeof(map), "0 %u 1\n", egid);
+	return write_file("/proc/self/gid_map", map);
+}
+
+static volatile sig_atomic_t delivered;
+static volatile pid_t thread_tid;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	delivered = 1;
+}
+
+static void *pause_thread(void *arg)
+{
+	(void)arg;
+	thread_tid = gettid();
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* Within a thread group 6.1 skips the uid check but still asks the LSMs,
+ * and credentials are per thread: capset changes the caller's alone. */
+static int do_thread(int sig, int drop)
+{
+	pthread_t t;
+	int rc, err = 0;
+
+	if (sig > 0 && sig != SIGKILL && sig != SIGSTOP)
+		signal(sig, on_signal);
+	if (pthread_create(&t, NULL, pause_thread, NULL))
+		return 1;
+	while (!thread_tid)
+		usleep(1000);
+	if (drop && capset_all(0, 0, 0)) {
+		printf("capset_errno=%d\n", errno);
+		return 1;
+	}
+	rc = syscall(SYS_tgkill, getpid(), thread_tid, sig);
+	if (rc)
+		err = errno;
+	for (int n = 0; !rc && sig > 0 && !delivered && n < 200; n++)
+		usleep(1000);
+	printf("tid=%d kill=%d", (int)thread_tid, rc ? -1 : 0);
+	if (rc)
+		printf(" errno=%d", err);
+	printf(" delivered=%d\n", (int)delivered);
+	fflush(stdout);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *cmd = argc > 1 ? argv[1] : "status";
+	int status_first = 0;
+	const char *cmd;
+
+	for (; argc > 1 && !strncmp(argv[1], "--", 2); argc--, argv++) {
+		if (!strcmp(argv[1], "--status")) {
+			status_first = 1;
+		} else if (!strcmp(argv[1], "--setsid")) {
+			if (setsid() < 0) {
+				printf("setsid_errno=%d\n", errno);
+				return 1;
+			}
+		} else if (!strcmp(argv[1], "--userns")) {
+			if (enter_userns()) {
+				printf("userns_errno=%d\n", errno);
+				return 1;
+			}
+		} else if (!strcmp(argv[1], "--eff") && argc > 2) {
+			if (set_effective(strtoull(argv[2], NULL, 16))) {
+				printf("capset_errno=%d\n", errno);
+				return 1;
+			}
+			argc--, argv++;
+		} else {
+			fprintf(stderr, "fcaps_probe: unknown option %s\n", argv[1]);
+			return 2;
+		}
+	}
+	cmd = argc > 1 ? argv[1] : "status";
+	if (status_first && strcmp(cmd, "status") && strcmp(cmd, "pause"))
+		print_status();
 
 	if (!strcmp(cmd, "status")) {
 		print_status();
@@ -173,9 +324,12 @@ int main(int argc, char **argv)
 		return do_sigchld();
 	} else if (!strcmp(cmd, "xinit") && argc == 3) {
 		return do_xinit(argv[2]);
+	} else if (!strcmp(cmd, "thread") && argc == 4) {
+		return do_thread(atoi(argv[2]), !strcmp(argv[3], "drop"));
 	} else {
-		fprintf(stderr, "usage: fcaps_probe status|pause|kill PID SIG|"
-			"sched PID nice|sched|ioprio|sigchld|xinit FILE\n");
+		fprintf(stderr, "usage: fcaps_probe [--setsid] [--userns] [--eff HEX] [--status] "
+			"status|pause|kill PID SIG|sched PID nice|sched|ioprio|sigchld|"
+			"xinit FILE|thread SIG drop|keep\n");
 		return 2;
 	}
 	return 0;

@@ -2,14 +2,24 @@
 /*
  * fcaps_workload: the differential's workload. Runs the catalogue's events
  * (catalogue.h) and/or M seeded random ones, each with a stable name, and
- * prints one JSON line per event with what the workload itself saw: exec
- * errno and credentials, signal and scheduling results, and the pids whose
- * records in the decision maps belong to the event.
+ * prints one JSON line per event with its choices and what the workload
+ * itself saw: exec errno and credentials, signal and scheduling results,
+ * and the pids whose records in the decision maps belong to the event.
  *
- *   fcaps_workload --path kernel|bpf|both [--seed N] [--events M] [--no-catalogue]
+ *   fcaps_workload --path kernel|bpf|both [--seed N] [--events M]
+ *                  [--no-catalogue] [--only NAME] [--list]
  *
  * --path says whose switches a row's switch settings go to: the kernel's
- * sysctls, the BPF config map, or both (shadow runs).
+ * sysctls, the BPF config map, or both (shadow runs). With bpf, the actors
+ * of signal and scheduling events whose capabilities the kernel would have
+ * given by exec get the same live sets another way (catalogue.h, cast()),
+ * so that both runs compare processes with equal credentials.
+ *
+ * Random event N depends only on (seed, N): --only "random#N: ..." with the
+ * run's seed recreates it alone. --only NAME runs exactly the one event
+ * named NAME (catalogue or random) and fails with status 2 if none is.
+ * --list prints every event's name (and, for random ones, what it is
+ * meant to exercise) without running anything.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -17,6 +27,9 @@
 #include "catalogue.h"
 
 static enum { TO_KERNEL = 1, TO_BPF = 2 } switch_to = TO_KERNEL;
+static const char *only;		/* --only NAME */
+static enum { RUN, LIST, COUNT } mode;	/* COUNT: find --only's event first */
+static int matched;			/* events selected */
 
 static void apply(struct switches s)
 {
@@ -24,13 +37,35 @@ static void apply(struct switches s)
 		reset_switches();
 		if ((s.exec_off && set_switch("exec", 0)) ||
 		    (s.kill_off && set_switch("kill", 0)) ||
-		    (s.nosuid_ignore && set_switch("nosuid_ignore", 1)))
+		    (s.nosuid_ignore && set_switch("nosuid_ignore", 1))) {
+			fprintf(stderr, "workload: cannot set the kernel.fcaps switches\n");
 			exit(1);
+		}
 	}
 	if ((switch_to & TO_BPF) && bpf_switches(!s.exec_off, !s.kill_off, s.nosuid_ignore)) {
 		fprintf(stderr, "workload: cannot set the BPF switches (loaded?)\n");
 		exit(1);
 	}
+}
+
+/* BPF cannot grant: the swap run's BPF half plays capped actors by ambient */
+static int bpf_actors(void)
+{
+	return switch_to == TO_BPF;
+}
+
+/*
+ * Whether the event named @name runs (--only, --list). @focus, for random
+ * events, says what the event is meant to exercise.
+ */
+static int selected(const char *name, const char *focus)
+{
+	if (only && strcmp(only, name))
+		return 0;
+	matched++;
+	if (mode == LIST)
+		printf("%s%s%s\n", name, focus ? "\t" : "", focus ? focus : "");
+	return mode == RUN;
 }
 
 /*
@@ -45,81 +80,208 @@ static void event_begin(void)
 
 static void json_str(const char *k, const char *v)
 {
-	printf("\"%s\":\"", k);
+	printf(",\"%s\":\"", k);
 	for (; *v; v++)
 		printf(*v == '"' || *v == '\\' ? "\\%c" : "%c", *v);
 	printf("\"");
 }
 
-/* The probe's key=value words as JSON numbers. */
-static void json_fields(const char *line, const char *const *keys)
+static void json_num(const char *k, unsigned long long v)
 {
-	for (; *keys; keys++)
-		if (has_field(line, *keys))
-			printf(",\"%s\":%lld", *keys, (long long)field(line, *keys));
+	printf(",\"%s\":%llu", k, v);
 }
 
-static void run_exec(const char *name, const char *file, const struct creds *c,
-		     struct switches sw)
+static void json_begin(const char *name, const char *kind)
 {
-	static const char *const keys[] = { "pid", "exec_errno", "ruid", "euid", "Eff",
-					    "Prm", "Inh", "Amb", "secure", NULL };
+	printf("{\"workload\":%d", getpid());
+	json_str("name", name);
+	json_str("kind", kind);
+}
+
+/* The probe's key=value words as JSON numbers, as "prefix" + key; pairs
+ * of probe key and JSON key where they differ ("securebits" is the one
+ * after the exec). */
+static void json_fields(const char *line, const char *prefix, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		const char *out = *keys;
+
+		if (!strcmp(*keys, "securebits") && !*prefix)
+			out = "securebits_after";
+		if (has_field(line, *keys))
+			printf(",\"%s%s\":%lld", prefix, out, (long long)field(line, *keys));
+	}
+}
+
+static void json_file(const char *prefix, const char *path)
+{
+	struct file_info fi;
+	char k[32];
+
+	file_info(path, &fi);
+	snprintf(k, sizeof(k), "%s", prefix);
+	json_str(k, path);
+	snprintf(k, sizeof(k), "%s_tag", prefix);
+	json_num(k, fi.tag);
+	snprintf(k, sizeof(k), "%s_form", prefix);
+	json_str(k, fi.form);
+	snprintf(k, sizeof(k), "%s_nosuid_mount", prefix);
+	json_num(k, fi.nosuid);
+}
+
+static void run_exec(const char *name, const char *focus, const char *file,
+		     const struct creds *c, struct switches sw)
+{
+	static const char *const keys[] = { "pid", "exec_errno", "seize_errno", "ruid", "euid",
+					    "rgid", "egid", "Eff", "Prm", "Inh", "Amb", "secure",
+					    "securebits", NULL };
 	char *argv[] = { (char *)file, "status", NULL };
+	struct file_info fi;
 	const char *line;
 	pid_t pid;
 
+	if (!selected(name, focus))
+		return;
 	event_begin();
 	apply(sw);
 	line = run_to_end(c, argv, &pid);
-	printf("{\"workload\":%d,", getpid());
-	json_str("name", name);
-	printf(",\"kind\":\"exec\",");
+	file_info(file, &fi);
+	json_begin(name, "exec");
+	if (focus)
+		json_str("focus", focus);
 	json_str("file", file);
-	printf(",\"uid\":%u,\"pi\":%llu,\"pa\":%llu,\"nnp\":%u,\"traced\":%u", c->uid,
-	       (unsigned long long)c->pi, (unsigned long long)c->pa, c->nnp, c->traced);
-	json_fields(line, keys);
+	json_num("file_tag", fi.tag);
+	json_str("file_form", fi.form);
+	json_num("nosuid_mount", fi.nosuid);
+	if (fi.interp)
+		json_file("interp", fi.interp);
+	json_num("uid", c->uid);
+	json_num("euid_before", c->seteuid ? c->euid : c->uid);
+	json_num("gid", c->uid);
+	json_num("pi", c->pi);
+	json_num("pa", c->pa);
+	json_num("bset_drop", c->bset_drop);
+	json_num("securebits", c->securebits);
+	json_num("nnp", c->nnp);
+	json_num("traced", c->traced);
+	json_num("tracer_cap", c->traced && c->tracer_cap);
+	json_num("shared_fs", c->shared_fs);
+	json_num("exec_off", sw.exec_off);
+	json_num("nosuid_ignore", sw.nosuid_ignore);
+	json_fields(line, "", keys);
 	printf("}\n");
 }
 
-static void run_pair(const char *name, const struct pair_row *r)
-{
-	struct creds tc = { r->tuid }, sc = { r->suid };
-	const char *line;
-	pid_t tp, sp;
+static const char *const creds_keys[] = { "Eff", "Prm", NULL };
 
+/* The choices every signal and scheduling event reports. */
+static void json_pair_choices(const struct pair_row *r, int ambient)
+{
+	json_str("op", r->op ? r->op : "kill");
+	json_num("sig", r->sig);
+	json_str("target_file", r->target);
+	json_num("target_uid", r->tuid);
+	json_str("sender_file", r->sender ? r->sender : r->target);
+	json_num("sender_uid", r->sender ? r->suid : r->tuid);
+	json_num("sender_euid", r->seteuid ? r->seuid : r->sender ? r->suid : r->tuid);
+	json_num("sender_userns", r->sender_userns);
+	json_num("target_userns", r->target_userns);
+	json_num("group", r->group);
+	if (r->group) {
+		json_str("member_file", r->member);
+		json_num("member_uid", r->muid);
+	}
+	json_num("session", r->session);
+	json_num("thread", r->thread);
+	json_num("thread_drop", r->thread_drop);
+	json_num("kill_off", r->sw.kill_off);
+	json_num("sender_pp_only", r->pp_only);
+	/* 1: capped actors got their sets by ambient here (BPF cannot grant) */
+	json_num("caps_by_ambient", ambient);
+}
+
+static void run_thread(const char *name, const char *focus, const struct pair_row *r)
+{
+	struct actor a = cast(r->target, r->tuid, bpf_actors(), r->sw);
+	const char *out;
+	pid_t pid;
+
+	if (!selected(name, focus))
+		return;
 	event_begin();
 	apply(r->sw);
-	line = run_pair_procs(&tc, r->target, &sc, r->sender, r->op, r->sig, &tp, &sp);
-	printf("{\"workload\":%d,", getpid());
-	json_str("name", name);
-	printf(",\"kind\":\"%s\",", r->op ? "sched" : "kill");
-	json_str("op", r->op ? r->op : "kill");
-	printf(",\"sig\":%d,", r->sig);
-	json_str("target_file", r->target);
-	printf(",\"target_uid\":%u,", r->tuid);
-	json_str("sender_file", r->sender);
-	printf(",\"sender_uid\":%u,\"target\":%d,\"sender\":%d", r->suid, tp, sp);
-	printf(",\"ret\":%d", has_field(line, r->op ? "sched" : "kill") &&
-	       field(line, r->op ? "sched" : "kill") == 0 ? 0 : -1);
-	json_fields(line, (const char *const[]){ "errno", NULL });
+	out = run_thread_event(&a, r->sig, r->thread_drop, &pid);
+	json_begin(name, "kill");
+	if (focus)
+		json_str("focus", focus);
+	json_pair_choices(r, strcmp(a.file, r->target) != 0);
+	json_num("sender", has_field(out, "pid") ? field(out, "pid") : (unsigned long long)pid);
+	json_num("target", field(out, "tid"));
+	json_num("target_tgid", has_field(out, "pid") ? field(out, "pid") : (unsigned long long)pid);
+	printf(",\"ret\":%d", has_field(out, "kill") && field(out, "kill") == 0 ? 0 : -1);
+	json_fields(out, "", (const char *const[]){ "errno", "delivered", NULL });
+	json_fields(out, "sender_", creds_keys);
+	json_fields(out, "target_", creds_keys);
+	printf("}\n");
+}
+
+static void run_pair(const char *name, const char *focus, const struct pair_row *r)
+{
+	struct pair_spec s;
+	struct pair_out o;
+
+	if (r->thread) {
+		run_thread(name, focus, r);
+		return;
+	}
+	if (!selected(name, focus))
+		return;
+	s = pair_spec_of(r, bpf_actors());
+	event_begin();
+	apply(r->sw);
+	run_pair_spec(&s, &o);
+	json_begin(name, r->op ? "sched" : "kill");
+	if (focus)
+		json_str("focus", focus);
+	json_pair_choices(r, strcmp(s.target.file, r->target) || strcmp(s.sender.file, r->sender) ||
+			     (r->group && strcmp(s.member.file, r->member)));
+	json_num("sender", o.sender);
+	json_num("target", o.target);
+	json_num("target_tgid", o.target);
+	if (r->group)
+		json_num("member", o.member);
+	printf(",\"ret\":%d", o.ret);
+	if (o.ret)
+		printf(",\"errno\":%d", o.err);
+	if (r->group) {
+		json_num("target_alive", o.target_alive);
+		json_num("member_alive", o.member_alive);
+	}
+	json_fields(o.sender_out, "sender_", creds_keys);
+	json_fields(o.target_status, "target_", creds_keys);
+	if (r->group)
+		json_fields(o.member_status, "member_", creds_keys);
 	printf("}\n");
 }
 
 /* sigchld: a capped parent, a child that drops its caps and signals it */
-static void run_probe_cmd(const char *name, const char *kind, char *const argv[],
-			  struct switches sw, const char *const *keys)
+static void run_probe_cmd(const char *name, const char *kind, const struct actor *a,
+			  const char *cmd, const char *arg, struct switches sw,
+			  const char *const *keys)
 {
-	struct creds c = { U };
+	char *argv[] = { (char *)a->file, (char *)cmd, (char *)arg, NULL };
 	const char *out;
 	pid_t pid;
 
+	if (!selected(name, NULL))
+		return;
 	event_begin();
 	apply(sw);
-	out = run_to_end(&c, argv, &pid);
-	printf("{\"workload\":%d,", getpid());
-	json_str("name", name);
-	printf(",\"kind\":\"%s\",\"pid\":%d", kind, pid);
-	json_fields(out, keys);
+	out = run_to_end(&a->c, argv, &pid);
+	json_begin(name, kind);
+	json_num("pid", pid);
+	json_num("kill_off", sw.kill_off);
+	json_fields(out, "", keys);
 	printf("}\n");
 }
 
@@ -128,53 +290,67 @@ static void run_catalogue(void)
 	static const char *const sigchld_keys[] = { "sigchld", "child_kill_errno", NULL };
 	static const char *const xinit_keys[] = { "child", "kill", "errno", "child_alive",
 						  "child_signal", NULL };
-	char name[160];
+	char name[256];
 
 	for (size_t n = 0; n < sizeof(exec_rows) / sizeof(exec_rows[0]); n++) {
 		snprintf(name, sizeof(name), "exec: %s", exec_rows[n].name);
-		run_exec(name, exec_rows[n].file, &exec_rows[n].c, exec_rows[n].sw);
+		run_exec(name, NULL, exec_rows[n].file, &exec_rows[n].c, exec_rows[n].sw);
 	}
 	for (size_t n = 0; n < FCAPS_TEST_NVALUES; n++) {
 		char path[64];
 
-		if (strncmp(fcaps_test_values[n].name, "m_", 2))
+		if (fcaps_test_values[n].kind != TV_MALFORMED)
 			continue;
 		snprintf(path, sizeof(path), IMG "%s", fcaps_test_values[n].name);
 		for (uid_t uid = 0; uid <= U; uid += U) {
 			struct creds c = { uid };
 
 			snprintf(name, sizeof(name), "exec: ext4 %s, uid %u", fcaps_test_values[n].name, uid);
-			run_exec(name, path, &c, (struct switches){});
+			run_exec(name, NULL, path, &c, (struct switches){});
 		}
 	}
 	for (size_t n = 0; n < sizeof(pair_rows) / sizeof(pair_rows[0]); n++) {
 		snprintf(name, sizeof(name), "%s: %s", pair_rows[n].op ? "sched" : "signal",
 			 pair_rows[n].name);
-		run_pair(name, &pair_rows[n]);
+		run_pair(name, NULL, &pair_rows[n]);
 	}
 	for (int off = 0; off <= 1; off++) {
-		char *sigchld[] = { FC "v1_raw_ep", "sigchld", NULL };
-		char *xinit[] = { FC "plain", "xinit", FC "v1_raw_ep", NULL };
+		struct switches sw = { .kill_off = off };
+		struct actor parent = cast(FC "v1_raw_ep", U, bpf_actors(), sw);
+		/* xinit's server gains its caps by exec: it cannot be cast */
+		struct actor xinit = { FC "plain", { U } };
 
 		snprintf(name, sizeof(name), "signal: kernel SIGCHLD to a capped parent%s",
 			 off ? ", kill=0" : "");
-		run_probe_cmd(name, "sigchld", sigchld, (struct switches){ .kill_off = off },
-			      sigchld_keys);
+		run_probe_cmd(name, "sigchld", &parent, "sigchld", NULL, sw, sigchld_keys);
 		snprintf(name, sizeof(name), "signal: xinit stops its capped X server%s",
 			 off ? ", kill=0" : "");
-		run_probe_cmd(name, "xinit", xinit, (struct switches){ .kill_off = off },
-			      xinit_keys);
+		run_probe_cmd(name, "xinit", &xinit, "xinit", FC "v1_raw_ep", sw, xinit_keys);
 		/* at: the daemon runs a user's job, which execs a capped program;
 		 * the same user then cannot remove it. */
 		snprintf(name, sizeof(name), "signal: at, uid 1000 kills its job that "
 			 "execs a capped program%s", off ? ", kill=0" : "");
-		run_pair(name, &(struct pair_row){ "at", FC "v1_raw_ep", U, FC "plain", U,
-						    NULL, SIGTERM, { .kill_off = off } });
+		run_pair(name, NULL, &(struct pair_row){ "at", FC "v1_raw_ep", U, FC "plain", U,
+							  NULL, SIGTERM, sw });
 	}
 }
 
-/* xorshift64*: a run is replayed exactly from its seed */
+/* ---- random events ---- */
+
+/* xorshift64*, seeded per event from (seed, N) so that any event can be
+ * recreated alone */
 static __u64 rng_state;
+
+static void rng_event(__u64 seed, long n)
+{
+	__u64 z = seed * 0x9E3779B97F4A7C15ULL + (__u64)n * 0xD1B54A32D192ED03ULL +
+		  0x632BE59BD9B4E019ULL;
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;	/* splitmix64's finaliser */
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+	z ^= z >> 31;
+	rng_state = z ? z : 1;
+}
 
 static __u64 rnd(__u64 n)
 {
@@ -184,73 +360,404 @@ static __u64 rnd(__u64 n)
 	return (rng_state * 0x2545F4914F6CDD1DULL) % n;
 }
 
-static const char *random_file(void)
-{
-	size_t nf = sizeof(fixtures) / sizeof(fixtures[0]);
-	static char path[64];
-	size_t i = rnd(nf + FCAPS_TEST_NVALUES);
+#define PICK(a) ((a)[rnd(sizeof(a) / sizeof((a)[0]))])
 
-	if (i < nf)
-		return fixtures[i].path;
-	snprintf(path, sizeof(path), IMG "%s", fcaps_test_values[i - nf].name);
-	return path;
+static const __u64 cap_pool[] = { RAW, KILL, CHOWN, BIND, NICE, LAST };
+
+static __u64 random_bits(int max)
+{
+	__u64 s = 0;
+	int k = 1 + rnd(max);
+
+	while (k--)
+		s |= PICK(cap_pool);
+	return s;
 }
 
-static const char *random_actor(void)
-{
-	static const char *const actors[] = { FC "plain", FC "v1_raw_ep", FC "v1_super",
-					      FC "v1_kill", FC "v1_nice", FC "v1_sub" };
+static char path_buf[8][96];
+static int path_next;
 
-	return actors[rnd(sizeof(actors) / sizeof(actors[0]))];
+static const char *image_path(const char *dir, const char *name)
+{
+	char *p = path_buf[path_next++ % 8];
+
+	snprintf(p, sizeof(path_buf[0]), "%s%s", dir, name);
+	return p;
+}
+
+/* Any file the workload knows: every fixture, every image value through
+ * /mnt and through the nosuid bind. */
+static const char *any_file(void)
+{
+	size_t i = rnd(NFIXTURES + 2 * FCAPS_TEST_NVALUES);
+
+	if (i < NFIXTURES)
+		return fixtures[i].path;
+	i -= NFIXTURES;
+	return image_path(i < FCAPS_TEST_NVALUES ? IMG : IMGN,
+			  fcaps_test_values[i % FCAPS_TEST_NVALUES].name);
+}
+
+/* fP of a file with a well-formed legacy value, else 0 */
+static __u64 file_fp(const char *path)
+{
+	const struct fixture *f = fixture(path);
+	const struct fcaps_test_value *v = NULL;
+	struct fcaps_sets sets;
+
+	if (f)
+		return f->tag ? f->p : 0;
+	if (prefixed(path, IMG))
+		v = fcaps_test_value(path + strlen(IMG));
+	if (v && v->kind == TV_LEGACY &&
+	    fcaps_decode(v->bytes, v->len, &sets) == FCAPS_WELL_FORMED)
+		return sets.permitted;
+	return 0;
+}
+
+static const char *const capped_files[] = {
+	FC "v1_raw_ep", FC "v1_sub", FC "v1_inh", FC "v3_high", FC "suid_v1", FC "v1_kill",
+	FC "v1_super", FC "v1_nice", FC "sgid_v1", FC "suid_u_v1", FC "v1_p_only",
+	IMG "good_v1", IMG "good_v3", IMG "suid_good_v1",
+};
+/* pair actors: no fI (cast() plays them exactly; v1_p_only's fE != fP
+ * through --eff) */
+static const char *const actors[] = {
+	FC "plain", FC "v1_raw_ep", FC "v1_super", FC "v1_kill", FC "v1_nice", FC "v1_empty",
+	FC "v1_p_only",
+};
+static const char *const capped_actors[] = {
+	FC "v1_raw_ep", FC "v1_super", FC "v1_kill", FC "v1_nice",
+};
+
+struct rand_event {
+	char name[400];
+	const char *focus;
+	int kind;			/* 0 exec, 1 signal/sched/thread */
+	const char *file;
+	struct creds c;
+	struct switches sw;
+	struct pair_row r;
+};
+
+static uid_t any_uid(int root_in)
+{
+	return rnd(root_in) ? U : 0;
+}
+
+static void gen_exec(struct rand_event *e)
+{
+	static const char *const focuses[] = {
+		"free", "free", "free", "free", "bset", "bset", "setgid", "setgid", "setuid-user",
+		"ruid-euid", "ruid-euid", "fi-only", "nosuid", "nosuid", "nosuid", "script",
+		"script", "shared-fs", "traced", "traced", "noroot", "ambient", "root-ambient",
+		"format", "format",
+	};
+	static const char *const setgid_files[] = { FC "sgid_v1", FC "sgid_plain",
+						    FC "sgid_nox_v1", FC "sgid_nox" };
+	static const char *const fcn_files[] = { FCN "v1_raw_ep", FCN "v3_high", FCN "suid_v1",
+						 FCN "suid_plain", FCN "script_capinterp" };
+	static const char *const scripts[] = { FC "script_capinterp", FC "script_capped",
+					       FC "script_both", FC "script_badinterp",
+					       FC "script_nosuidinterp", FCN "script_capinterp" };
+	static const char *const formats[] = { "v2_raw", "v3ns_raw", "unknown_tag", "short_1",
+					       "short_2", "short_3" };
+	static const char *const sixone[] = { FC "plain", FC "suid_plain", IMG "v2_raw",
+					      FC "sgid_plain" };
+	const char *focus = PICK(focuses);
+	struct creds *c = &e->c;
+
+	e->focus = focus;
+	e->sw.exec_off = rnd(12) == 0;
+	e->sw.nosuid_ignore = rnd(8) == 0;
+	c->uid = any_uid(2);
+	if (!strcmp(focus, "free")) {
+		e->file = any_file();
+		for (size_t b = 0; b < sizeof(cap_pool) / sizeof(cap_pool[0]); b++)
+			if (rnd(4) == 0)
+				c->pi |= cap_pool[b];
+		if (rnd(6) == 0)
+			c->pa = random_bits(2);
+		c->nnp = rnd(10) == 0;
+		c->traced = c->uid && rnd(15) == 0;
+		c->tracer_cap = c->traced && rnd(2);
+		c->shared_fs = rnd(20) == 0;
+	} else if (!strcmp(focus, "bset")) {
+		__u64 fp, bit;
+
+		e->file = PICK(capped_files);
+		fp = file_fp(e->file);
+		/* one bit of fP at least, so that fP & ~bset != 0 */
+		bit = rnd(__builtin_popcountll(fp));
+		for (int b = 0; b < 64; b++)
+			if ((fp >> b) & 1 && !bit--)
+				c->bset_drop = B(b);
+		if (rnd(2))
+			c->bset_drop |= fp & random_bits(3);
+		if (rnd(3) == 0)
+			c->bset_drop |= PICK(cap_pool);
+		c->uid = any_uid(4);
+		if (rnd(3) == 0)
+			c->pi = random_bits(2);
+	} else if (!strcmp(focus, "setgid")) {
+		e->file = PICK(setgid_files);
+	} else if (!strcmp(focus, "setuid-user")) {
+		e->file = rnd(2) ? FC "suid_u_v1" : FC "suid_u_plain";
+		c->uid = any_uid(4) ? 0 : U;		/* mostly root, whose euid changes */
+	} else if (!strcmp(focus, "ruid-euid")) {
+		e->file = rnd(2) ? any_file() : PICK(((const char *const[]){
+			FC "plain", FC "v1_raw_ep", FC "v1_empty", FC "v1_fi_only", IMG "good_v1" }));
+		c->seteuid = 1;
+		c->euid = c->uid ? 0 : U;
+	} else if (!strcmp(focus, "fi-only")) {
+		e->file = FC "v1_fi_only";
+		c->uid = any_uid(4);
+		if (rnd(2))
+			c->pi = CHOWN | (rnd(2) ? random_bits(1) : 0);
+	} else if (!strcmp(focus, "nosuid")) {
+		e->file = rnd(2) ? PICK(fcn_files) :
+			  image_path(IMGN, fcaps_test_values[rnd(FCAPS_TEST_NVALUES)].name);
+		e->sw.nosuid_ignore = rnd(3) == 0;
+	} else if (!strcmp(focus, "script")) {
+		e->file = PICK(scripts);
+		e->sw.nosuid_ignore = rnd(3) == 0;
+	} else if (!strcmp(focus, "shared-fs")) {
+		e->file = rnd(4) ? PICK(capped_files) : rnd(2) ? FC "suid_plain" : FC "plain";
+		c->uid = any_uid(4);
+		c->shared_fs = 1;
+	} else if (!strcmp(focus, "traced")) {
+		e->file = rnd(4) ? PICK(capped_files) : FC "suid_plain";
+		c->traced = 1;
+		c->tracer_cap = rnd(2);
+		/* PTRACE_TRACEME's tracer credentials are the tracee's own:
+		 * without tracer_cap the caller must lack CAP_SYS_PTRACE */
+		if (!c->tracer_cap)
+			c->uid = U;
+		c->shared_fs = rnd(10) == 0;
+	} else if (!strcmp(focus, "noroot")) {
+		e->file = rnd(3) ? PICK(sixone) : any_file();
+		c->uid = any_uid(4) ? 0 : U;
+		c->securebits = NOROOT;
+		if (rnd(3) == 0)
+			c->pa = random_bits(2);
+	} else if (!strcmp(focus, "ambient")) {
+		e->file = rnd(2) ? FC "plain" : any_file();
+		c->uid = any_uid(4);
+		c->pa = random_bits(3);
+		while (!(c->pa & (c->pa - 1)))		/* two bits at least */
+			c->pa |= PICK(cap_pool);
+	} else if (!strcmp(focus, "root-ambient")) {
+		e->file = rnd(2) ? FC "plain" : any_file();
+		c->uid = 0;
+		c->pa = random_bits(3);
+		if (rnd(3) == 0)
+			c->securebits = NOROOT;
+	} else {		/* format */
+		const char *dir = rnd(6) ? IMG : IMGN;
+
+		e->file = image_path(dir, PICK(formats));
+		e->sw.exec_off = rnd(4) == 0;
+	}
+}
+
+/*
+ * Who can be in its own unshare -Ur: mapping uid 0 needs CAP_SETFCAP at
+ * unshare time (6.1's verify_root_map), which root running a legacy file
+ * has lost; so uid 1000, or root with its full sets.
+ */
+static int userns_ok(const char *file, uid_t uid)
+{
+	return uid || !strcmp(file, FC "plain");
+}
+
+static void gen_pair(struct rand_event *e, int kind)
+{
+	static const char *const kill_focuses[] = {
+		"free", "free", "free", "free", "free", "free", "free", "free", "pp-only",
+		"pp-only", "sender-userns", "sender-userns", "target-userns", "target-userns",
+		"group", "group", "session", "session", "sender-euid",
+	};
+	static const char *const sched_focuses[] = {
+		"free", "free", "free", "free", "free", "free", "pp-only", "pp-only",
+		"sender-userns", "sender-userns", "target-userns", "target-userns",
+	};
+	static const char *const ops[] = { "nice", "sched", "ioprio" };
+	static const int sigs[] = { SIGTERM, SIGCONT, SIGUSR1, 0 };
+	struct pair_row *r = &e->r;
+	const char *focus;
+
+	e->kind = 1;
+	r->sw.kill_off = rnd(10) == 0;
+	r->target = PICK(actors);
+	r->tuid = any_uid(3);
+	r->sender = PICK(actors);
+	r->suid = any_uid(3);
+	if (kind == 2) {			/* thread */
+		e->focus = "thread";
+		r->thread = 1;
+		r->thread_drop = rnd(2);
+		r->sender = NULL;
+		r->sig = rnd(2) ? SIGUSR1 : sigs[rnd(4)];
+		return;
+	}
+	if (kind == 0) {
+		focus = PICK(kill_focuses);
+		r->sig = sigs[rnd(4)];
+	} else {
+		focus = PICK(sched_focuses);
+		r->op = PICK(ops);
+	}
+	e->focus = focus;
+	if (!strcmp(focus, "free")) {
+		r->pp_only = rnd(12) == 0;
+		r->session = !r->op && rnd(12) == 0;
+		r->sender_userns = rnd(15) == 0 && userns_ok(r->sender, r->suid);
+		r->target_userns = rnd(15) == 0 && userns_ok(r->target, r->tuid);
+	} else if (!strcmp(focus, "pp-only")) {
+		r->pp_only = 1;
+		if (rnd(3))
+			r->sender = r->op ? FC "v1_nice" : FC "v1_kill";
+		r->suid = any_uid(4);
+		if (rnd(4))
+			r->target = PICK(capped_actors);
+	} else if (!strcmp(focus, "sender-userns")) {
+		r->sender_userns = 1;
+		r->suid = any_uid(4);
+		if (!userns_ok(r->sender, r->suid))
+			r->suid = U;
+	} else if (!strcmp(focus, "target-userns")) {
+		r->target_userns = 1;
+		r->tuid = any_uid(4);
+		if (!userns_ok(r->target, r->tuid))
+			r->tuid = U;
+		if (rnd(4) == 0) {
+			r->sender = FC "plain";
+			r->suid = U;
+			r->seteuid = 1;
+			r->seuid = 1001;
+		}
+	} else if (!strcmp(focus, "group")) {
+		r->group = 1;
+		/* half the time one capped and one uncapped member */
+		if (rnd(2))
+			r->member = fixture(r->target)->tag ? FC "plain" : PICK(capped_actors);
+		else
+			r->member = PICK(actors);
+		r->muid = r->tuid;
+		r->sig = rnd(2) ? SIGTERM : SIGUSR1;	/* visible: the member dies */
+		if (rnd(3) == 0)
+			r->muid = any_uid(3);
+	} else if (!strcmp(focus, "session")) {
+		r->session = 1;
+		r->sig = SIGCONT;
+		r->suid = any_uid(4);
+		r->tuid = rnd(2) ? 0 : U;
+	} else {		/* sender-euid: its real uid passes the uid check */
+		r->sender = rnd(2) ? FC "plain" : FC "v1_empty";
+		r->suid = U;
+		r->seteuid = 1;
+		r->seuid = 1001;
+	}
+}
+
+static void name_random(struct rand_event *e, long n)
+{
+	char *s = e->name;
+	size_t len = sizeof(e->name), k;
+
+#define ADD(...) (k = strlen(s), snprintf(s + k, len - k, __VA_ARGS__))
+	s[0] = 0;
+	ADD("random#%ld: ", n);
+	if (!e->kind) {
+		const struct creds *c = &e->c;
+
+		ADD("exec %s uid %u", e->file, c->uid);
+		if (c->seteuid)
+			ADD(" euid %u", c->euid);
+		ADD(" pI=%#llx pA=%#llx", (unsigned long long)c->pi, (unsigned long long)c->pa);
+		if (c->bset_drop)
+			ADD(" bset-=%#llx", (unsigned long long)c->bset_drop);
+		if (c->securebits)
+			ADD(" securebits=%#x", c->securebits);
+		if (c->nnp)
+			ADD(" nnp");
+		if (c->traced)
+			ADD(c->tracer_cap ? " traced-by-root" : " traced-by-self");
+		if (c->shared_fs)
+			ADD(" shared_fs");
+		if (e->sw.exec_off)
+			ADD(" exec=0");
+		if (e->sw.nosuid_ignore)
+			ADD(" nosuid_ignore=1");
+		return;
+	}
+	const struct pair_row *r = &e->r;
+
+	if (r->thread) {
+		ADD("thread %s uid %u sig %d %s", r->target, r->tuid, r->sig,
+		    r->thread_drop ? "drop" : "keep");
+	} else {
+		ADD("%s %s uid %u", r->op ? r->op : "kill", r->sender, r->suid);
+		if (r->seteuid)
+			ADD(" euid %u", r->seuid);
+		if (r->sender_userns)
+			ADD(" userns");
+		if (r->session)
+			ADD(" setsid");
+		if (r->pp_only)
+			ADD(" pE=0");
+		ADD(" -> %s uid %u", r->target, r->tuid);
+		if (r->target_userns)
+			ADD(" userns");
+		if (r->group)
+			ADD(" group+%s uid %u", r->member, r->muid);
+		if (!r->op)
+			ADD(" sig %d", r->sig);
+	}
+	if (r->sw.kill_off)
+		ADD(" kill=0");
+#undef ADD
+}
+
+static void gen_random(__u64 seed, long n, struct rand_event *e)
+{
+	__u64 k;
+
+	memset(e, 0, sizeof(*e));
+	rng_event(seed, n);
+	k = rnd(100);
+	if (k < 55)
+		gen_exec(e);
+	else
+		gen_pair(e, k < 82 ? 0 : k < 97 ? 1 : 2);
+	name_random(e, n);
+}
+
+static void run_random_event(const struct rand_event *e)
+{
+	if (e->kind)
+		run_pair(e->name, e->focus, &e->r);
+	else
+		run_exec(e->name, e->focus, e->file, &e->c, e->sw);
 }
 
 static void run_random(__u64 seed, long events)
 {
-	static const __u64 pool[] = { RAW, KILL, CHOWN, BIND, LAST };
-	static const char *const ops[] = { "nice", "sched", "ioprio" };
-	static const int sigs[] = { SIGTERM, SIGCONT, SIGUSR1, 0 };
-	char name[256];
+	struct rand_event e;
+	long n;
 
-	rng_state = seed * 2654435761ULL + 0x9E3779B97F4A7C15ULL;
-	for (long n = 0; n < events; n++) {
-		struct switches sw = { .exec_off = rnd(10) == 0, .kill_off = rnd(10) == 0,
-				       .nosuid_ignore = rnd(8) == 0 };
-		__u64 k = rnd(10);
-
-		if (k < 6) {
-			struct creds c = { rnd(2) ? U : 0 };
-			const char *file = random_file();
-
-			for (size_t b = 0; b < sizeof(pool) / sizeof(pool[0]); b++)
-				if (rnd(4) == 0)
-					c.pi |= pool[b];
-			if (c.uid && rnd(6) == 0)
-				c.pa = BIND;
-			c.nnp = rnd(10) == 0;
-			c.traced = c.uid && rnd(15) == 0;
-			snprintf(name, sizeof(name), "random#%ld: exec %s uid %u pI=%#llx pA=%#llx%s%s%s%s%s",
-				 n, file, c.uid, (unsigned long long)c.pi, (unsigned long long)c.pa,
-				 c.nnp ? " nnp" : "", c.traced ? " traced" : "",
-				 sw.exec_off ? " exec=0" : "", sw.nosuid_ignore ? " nosuid_ignore=1" : "",
-				 sw.kill_off ? " kill=0" : "");
-			run_exec(name, file, &c, sw);
-		} else {
-			struct pair_row r = { NULL, random_actor(), rnd(3) ? U : 0,
-					      random_actor(), rnd(3) ? U : 0 };
-
-			r.sw = sw;
-			if (k < 9)
-				r.sig = sigs[rnd(sizeof(sigs) / sizeof(sigs[0]))];
-			else
-				r.op = ops[rnd(3)];
-			snprintf(name, sizeof(name), "random#%ld: %s %s uid %u -> %s uid %u%s", n,
-				 r.op ? r.op : "kill", r.sender, r.suid, r.target, r.tuid,
-				 sw.kill_off ? " kill=0" : "");
-			if (!r.op)
-				snprintf(name + strlen(name), sizeof(name) - strlen(name),
-					 " sig %d", r.sig);
-			run_pair(name, &r);
-		}
+	/* --only random#N: that event alone, whatever --events says */
+	if (only && sscanf(only, "random#%ld:", &n) == 1 && n >= 0) {
+		gen_random(seed, n, &e);
+		if (mode != RUN && strcmp(e.name, only))
+			fprintf(stderr, "workload: with seed %llu, random#%ld is \"%s\"\n",
+				(unsigned long long)seed, n, e.name);
+		run_random_event(&e);
+		return;
+	}
+	for (n = 0; n < events; n++) {
+		gen_random(seed, n, &e);
+		run_random_event(&e);
 	}
 }
 
@@ -261,6 +768,8 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "no-catalogue", no_argument, NULL, 'n' },
+		{ "only", required_argument, NULL, 'o' },
+		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -268,7 +777,7 @@ int main(int argc, char **argv)
 	long events = 0;
 	int c, catalogue = 1;
 
-	while ((c = getopt_long(argc, argv, "p:s:e:nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:e:no:lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			switch_to = !strcmp(optarg, "kernel") ? TO_KERNEL :
@@ -288,21 +797,50 @@ int main(int argc, char **argv)
 		case 'n':
 			catalogue = 0;
 			break;
+		case 'o':
+			only = optarg;
+			break;
+		case 'l':
+			mode = LIST;
+			break;
 		default:
 			fprintf(stderr, "usage: fcaps_workload --path kernel|bpf|both "
-				"[--seed N] [--events M] [--no-catalogue]\n");
+				"[--seed N] [--events M] [--no-catalogue] [--only NAME] [--list]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	setup_fixtures(1);
+	/* --only looks in the catalogue (whatever --no-catalogue says) unless
+	 * it names a random event */
+	if (only)
+		catalogue = strncmp(only, "random#", 7) != 0;
+	if (only && mode == RUN) {
+		mode = COUNT;
+		if (catalogue)
+			run_catalogue();
+		run_random(seed, events);
+		if (!matched) {
+			fprintf(stderr, "workload: no event is named \"%s\"\n", only);
+			return 2;
+		}
+		mode = RUN;
+		matched = 0;
+	}
+	if (mode == RUN)
+		setup_fixtures(1);
 	if (catalogue)
 		run_catalogue();
 	run_random(seed, events);
 	fflush(stdout);
-	reset_switches();
-	if (switch_to & TO_BPF)
-		bpf_switches(1, 1, 0);
-	umount("/tmp/fcn");
+	if (mode == RUN) {
+		reset_switches();
+		if (switch_to & TO_BPF)
+			bpf_switches(1, 1, 0);
+		teardown_fixtures();
+	}
+	if (only && !matched) {
+		fprintf(stderr, "workload: no event is named \"%s\"\n", only);
+		return 2;
+	}
 	return 0;
 }

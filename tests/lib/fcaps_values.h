@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Raw security.capability values the tests put on files: written offline
- * into the ext4 test image by the host (mkvalues) and expected back, byte
- * for byte, by the guest tests. Malformed ones start with "m_".
+ * into the ext4 test image by the host (mkvalues, mkimage) and expected
+ * back, byte for byte, by the guest tests. Each value names its kind; no
+ * code infers a kind from a name.
  */
 #ifndef FCAPS_TEST_VALUES_H
 #define FCAPS_TEST_VALUES_H
@@ -10,37 +11,86 @@
 #include <linux/types.h>
 
 #define TV_LE(x) (__u8)(x), (__u8)((x) >> 8), (__u8)((x) >> 16), (__u8)((x) >> 24)
-#define TV_V1 TV_LE(0x19980330)
-#define TV_V3 TV_LE(0x20080522)
+#define TV_TAG_V1 TV_LE(0x19980330)
+#define TV_TAG_V3 TV_LE(0x20080522)
+/* 6.1's own formats: VFS_CAP_REVISION_2/3 | VFS_CAP_FLAGS_EFFECTIVE */
+#define TV_TAG_61_V2 TV_LE(0x02000001)
+#define TV_TAG_61_V3 TV_LE(0x03000001)
 #define TV_NET_RAW TV_LE(1 << 13)
 #define TV_BPF_HI TV_LE(1 << (39 - 32))
 
+enum fcaps_test_kind {
+	TV_LEGACY,		/* well-formed legacy v1 or v3: the 2006 rules */
+	TV_MALFORMED,		/* legacy tag, wrong size or bits above 40: EPERM */
+	TV_V2,			/* 6.1's VFS_CAP_REVISION_2, 20 bytes: 6.1's rules */
+	TV_V3,			/* 6.1's VFS_CAP_REVISION_3, 24 bytes, rootid 0 */
+	TV_UNKNOWN,		/* neither tag: 6.1 refuses the value (EINVAL) */
+	TV_SHORT,		/* 1 to 3 bytes, no whole tag: 6.1 refuses (EINVAL) */
+};
+
+static inline const char *fcaps_test_kind_name(enum fcaps_test_kind k)
+{
+	static const char *const names[] = { "legacy", "malformed", "v2", "v3",
+					     "unknown", "short" };
+
+	return k <= TV_SHORT ? names[k] : "?";
+}
+
+/* Only legacy-tagged values are the fcaps rules' business. */
+static inline int fcaps_test_kind_is_legacy(enum fcaps_test_kind k)
+{
+	return k == TV_LEGACY || k == TV_MALFORMED;
+}
+
 struct fcaps_test_value {
 	const char *name;
+	enum fcaps_test_kind kind;
 	__u8 bytes[32];
 	__u32 len;
+	__u32 mode;		/* the file's mode on the image; 0 is 0755 */
 };
 
 static const struct fcaps_test_value fcaps_test_values[] = {
-	{ "good_v1", { TV_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 16 },
-	{ "good_v3", { TV_V3, TV_LE(0), TV_LE(0), TV_LE(0),
-		       TV_BPF_HI, TV_BPF_HI, TV_LE(0) }, 28 },
-	{ "m_v1_size15", { TV_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 15 },
-	{ "m_v1_size17", { TV_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 17 },
-	{ "m_v1_size28", { TV_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 28 },
-	{ "m_v3_size16", { TV_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 16 },
-	{ "m_v3_size27", { TV_V3, TV_NET_RAW, TV_NET_RAW }, 27 },
-	{ "m_v3_size29", { TV_V3, TV_NET_RAW, TV_NET_RAW }, 29 },
-	{ "m_v3_cap41_e", { TV_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0),
-			    TV_LE(1 << 9), TV_LE(0), TV_LE(0) }, 28 },
-	{ "m_v3_cap41_p", { TV_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0),
-			    TV_LE(0), TV_LE(1 << 9), TV_LE(0) }, 28 },
-	{ "m_v3_cap63_i", { TV_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0),
-			    TV_LE(0), TV_LE(0), TV_LE(0x80000000) }, 28 },
-	{ "m_v1_tag_only", { TV_V1 }, 4 },
-	{ "m_v3_tag_only", { TV_V3 }, 4 },
+	{ "good_v1", TV_LEGACY, { TV_TAG_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 16 },
+	{ "good_v3", TV_LEGACY, { TV_TAG_V3, TV_LE(0), TV_LE(0), TV_LE(0),
+				  TV_BPF_HI, TV_BPF_HI, TV_LE(0) }, 28 },
+	/* setuid-root and capped: on the nosuid bind mount both are ignored */
+	{ "suid_good_v1", TV_LEGACY, { TV_TAG_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 16, 04755 },
+	{ "m_v1_size15", TV_MALFORMED, { TV_TAG_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 15 },
+	{ "m_v1_size17", TV_MALFORMED, { TV_TAG_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 17 },
+	{ "m_v1_size28", TV_MALFORMED, { TV_TAG_V1, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 28 },
+	{ "m_v3_size16", TV_MALFORMED, { TV_TAG_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 16 },
+	{ "m_v3_size27", TV_MALFORMED, { TV_TAG_V3, TV_NET_RAW, TV_NET_RAW }, 27 },
+	{ "m_v3_size29", TV_MALFORMED, { TV_TAG_V3, TV_NET_RAW, TV_NET_RAW }, 29 },
+	{ "m_v3_cap41_e", TV_MALFORMED, { TV_TAG_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0),
+					  TV_LE(1 << 9), TV_LE(0), TV_LE(0) }, 28 },
+	{ "m_v3_cap41_p", TV_MALFORMED, { TV_TAG_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0),
+					  TV_LE(0), TV_LE(1 << 9), TV_LE(0) }, 28 },
+	{ "m_v3_cap63_i", TV_MALFORMED, { TV_TAG_V3, TV_NET_RAW, TV_NET_RAW, TV_LE(0),
+					  TV_LE(0), TV_LE(0), TV_LE(0x80000000) }, 28 },
+	{ "m_v1_tag_only", TV_MALFORMED, { TV_TAG_V1 }, 4 },
+	{ "m_v3_tag_only", TV_MALFORMED, { TV_TAG_V3 }, 4 },
+	/* 6.1's v2: permitted cap_net_raw, inheritable none, effective flag */
+	{ "v2_raw", TV_V2, { TV_TAG_61_V2, TV_NET_RAW, TV_LE(0), TV_LE(0), TV_LE(0) }, 20 },
+	/* 6.1's v3: the same sets, rootid 0 */
+	{ "v3ns_raw", TV_V3, { TV_TAG_61_V3, TV_NET_RAW, TV_LE(0), TV_LE(0), TV_LE(0),
+			       TV_LE(0) }, 24 },
+	/* v1's size and layout under a tag that is neither legacy nor 6.1's */
+	{ "unknown_tag", TV_UNKNOWN, { TV_LE(0x0deadbee), TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 16 },
+	/* the first 1, 2 and 3 bytes of the v1 tag */
+	{ "short_1", TV_SHORT, { TV_TAG_V1 }, 1 },
+	{ "short_2", TV_SHORT, { TV_TAG_V1 }, 2 },
+	{ "short_3", TV_SHORT, { TV_TAG_V1 }, 3 },
 };
 
 #define FCAPS_TEST_NVALUES (sizeof(fcaps_test_values) / sizeof(fcaps_test_values[0]))
+
+static inline const struct fcaps_test_value *fcaps_test_value(const char *name)
+{
+	for (size_t n = 0; n < FCAPS_TEST_NVALUES; n++)
+		if (!__builtin_strcmp(fcaps_test_values[n].name, name))
+			return &fcaps_test_values[n];
+	return (const struct fcaps_test_value *)0;
+}
 
 #endif /* FCAPS_TEST_VALUES_H */

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* mkvalues DIR: write each test value of fcaps_values.h to DIR/NAME. */
+/*
+ * mkvalues DIR: write each test value of fcaps_values.h to DIR/NAME and
+ * print "NAME MODE" (octal, the file's mode on the image) per value.
+ */
 #include <stdio.h>
 #include "fcaps_values.h"
 
@@ -21,7 +24,7 @@ int main(int argc, char **argv)
 			perror(path);
 			return 1;
 		}
-		printf("%s\n", v->name);
+		printf("%s %04o\n", v->name, v->mode ? v->mode : 0755);
 	}
 	return 0;
 }
