@@ -1,5 +1,5 @@
 #!/bin/sh
-# holes.sh kernel|bpf|sync|faults|nolsm: the attacks of SEMANTICS 3 and 6,
+# holes.sh kernel|bpf|sync|faults|ceiling|nolsm: the attacks of SEMANTICS 3 and 6,
 # each of which must fail. The test image is /dev/vda.
 #   kernel  patched kernel, its rules on, no BPF loaded (the bpf LSM is
 #           active, which is what opened the xattr holes in 6.1)
@@ -8,6 +8,8 @@
 #           the file the kernel actually executes
 #   faults  fcapsctl killed at every step of load and unload
 #   nolsm   booted with lsm=capability: no bpf LSM
+#   ceiling patched kernel: root running a capped file gets no more than
+#           its sets, from the kernel's rules, and from BPF's ceiling
 . /fcaps/tests/lib.sh
 mode=$1
 H=/tmp/h
@@ -111,6 +113,12 @@ bpf)
 	fcapsctl set nosuid_ignore=1
 	check_out "... and applies it with nosuid_ignore=1" "1 0 8192" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
+	fcapsctl unload >/dev/null
+	# the same signal rule when nothing is recorded (the cheapest path)
+	check "load --mode enforce --record none" fcapsctl load --mode enforce --record none --scan $H
+	userns_kill
+	check_out "... and no record was written" "0" \
+		sh -c "fcapsctl status --json | sed 's/.*\"decisions\":\([0-9]*\).*/\1/'"
 	fcapsctl unload
 	umount /mnt
 	;;
@@ -175,7 +183,63 @@ faults)
 		check "... and the next unload removes every pin" \
 			sh -c 'fcapsctl unload >/dev/null && [ ! -e /sys/fs/bpf/fcaps ] && [ ! -e /sys/fs/bpf/fcaps_old ]'
 	done
+	# policy import --replace killed at every step: the old policy or the new
+	echo "$H/capped hex:30039819002000000020000000000000" > $H/good.policy
+	cp /usr/local/bin/fcaps_probe $H/other
+	echo "$H/other hex:30039819002000000020000000" >> $H/bad.policy
+	for step in replace-next-gen:old replace-written:old replace-switched:new; do
+		fcapsctl load --mode enforce --policy $H/bad.policy >/dev/null
+		FCAPS_FAULT=${step%%:*} fcapsctl policy import --replace $H/good.policy >/dev/null 2>&1
+		if [ "${step#*:}" = old ]; then
+			check "replace killed at '${step%%:*}': the old policy holds (EPERM)" sh -c '! runs'
+			check_out "... both old entries and no new one listed" "malformed malformed" \
+				sh -c "fcapsctl policy list | cut -d' ' -f4 | sort | tr '\n' ' ' | sed 's/ \$//'"
+		else
+			check "replace killed at '${step%%:*}': the new policy holds (the file runs)" runs
+			check_out "... one entry, the new one" "v1" \
+				sh -c "fcapsctl policy list | cut -d' ' -f4"
+		fi
+		check "... and the next replace completes" fcapsctl policy import --replace $H/good.policy
+		check_out "... leaving exactly the new policy" "v1" sh -c "fcapsctl policy list | cut -d' ' -f4"
+		fcapsctl unload >/dev/null
+	done
 	check_out "no fcaps program left" "0" sh -c 'bpftool prog show | grep -c "name fcaps_"'
+	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
+	;;
+ceiling)
+	# busybox applets through symlinks to capped copies: the applet runs in
+	# the process that exec'd the capped file
+	mkdir -p $H/c
+	cp /bin/busybox $H/c/bb_raw && fcapsctl setcap $H/c/bb_raw 'cap_net_raw+ep'
+	cp /bin/busybox $H/c/bb_admin && fcapsctl setcap $H/c/bb_admin 'cap_sys_admin,cap_dac_override+ep'
+	mkdir -p $H/c/raw $H/c/admin
+	for a in hostname chown cat; do
+		ln -sf $H/c/bb_raw $H/c/raw/$a
+		ln -sf $H/c/bb_admin $H/c/admin/$a
+	done
+	: > $H/c/secret && chown 1000:1000 $H/c/secret && chmod 000 $H/c/secret
+	ops() {	# what root may do running $1: sethostname, chown, read a 000 file
+		p=$H/c/$1
+		r1=ok; $p/hostname fcaps-$1 2>/dev/null || r1=EPERM
+		r2=ok; $p/chown 0:0 $H/c/secret 2>/dev/null || r2=EPERM
+		chown 1000:1000 $H/c/secret
+		r3=ok; $p/cat $H/c/secret 2>/dev/null || r3=denied
+		echo "$r1 $r2 $r3"
+	}
+	check_out "kernel: root running a cap_net_raw file: no sethostname, chown or DAC override" \
+		"EPERM EPERM denied" ops raw
+	check_out "kernel: root running a cap_sys_admin,cap_dac_override file: sethostname and DAC" \
+		"ok EPERM ok" ops admin
+	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
+	check_out "no rules at all: root keeps everything" "ok ok ok" ops raw
+	check "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
+	check_out "BPF ceiling: the same refusals as the kernel" \
+		"EPERM EPERM denied" ops raw
+	check_out "BPF ceiling: the same grants as the kernel" "ok EPERM ok" ops admin
+	check_out "no credentials keep a ceiling once their processes are gone" "0" \
+		sh -c "sleep 0.5; fcapsctl status --json | sed 's/.*\"ceilings\":\([0-9]*\).*/\1/'"
+	check_out "root's own shell is untouched" "ok" sh -c "hostname fcaps && echo ok"
+	fcapsctl unload >/dev/null
 	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
 	;;
 nolsm)
@@ -191,7 +255,7 @@ nolsm)
 	fcapsctl unload >/dev/null
 	;;
 *)
-	echo "usage: holes.sh kernel|bpf|sync|faults|nolsm" >&2
+	echo "usage: holes.sh kernel|bpf|sync|faults|ceiling|nolsm" >&2
 	exit 2;;
 esac
 finish
