@@ -120,13 +120,14 @@ int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 	} else {
 		d.seq = task_seq(task, 0);
 	}
+	if (!d.seq)
+		return 0;
 	d.hook = FCAPS_HOOK_KILL;
 	d.sig = sig;
 	d.ret = ret;
 	d.explicit_cred = !!cred;
 	task_fields(p, cred ? cred : task->cred, tcred, CAP_KILL, &d);
-	if (d.seq)
-		record_kernel(&d);
+	record_kernel(&d);
 	return 0;
 }
 
@@ -138,10 +139,11 @@ int BPF_PROG(fcaps_kernel_sched, struct task_struct *p, const struct cred *tcred
 	struct fcaps_decision d = {};
 
 	d.seq = task_seq(task, 0);
+	if (!d.seq)
+		return 0;
 	d.hook = FCAPS_HOOK_SETSCHEDULER + op;	/* enum fcaps_sched_op order */
 	d.ret = ret;
 	task_fields(p, task->cred, tcred, CAP_SYS_NICE, &d);
-	if (d.seq)
-		record_kernel(&d);
+	record_kernel(&d);
 	return 0;
 }

@@ -244,10 +244,13 @@ int cmd_load(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "scan", required_argument, NULL, 's' },
 		{ "record", required_argument, NULL, 'r' },
+		{ "policy-max", required_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = STAGING_DIR);
+	unsigned long policy_max = 0;
+	char *end;
 	struct fcaps_config cfg = { .mode = FCAPS_MODE_SHADOW, .exec = 1, .kill = 1 };
 	struct bpf_link *links[MAX_LINKS] = {};
 	const char *names[MAX_LINKS] = {}, *scans[16];
@@ -257,7 +260,7 @@ int cmd_load(int argc, char **argv)
 	size_t nlinks = 0, nscans = 0;
 	__u32 zero = 0;
 
-	while ((c = getopt_long(argc, argv, "m:p:s:r:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:p:s:r:P:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_mode(optarg, &cfg.mode))
@@ -275,6 +278,14 @@ int cmd_load(int argc, char **argv)
 				return usage("load", "[--record all|denied|none] ...",
 					     "--record is all, denied or none, not '%s'", optarg);
 			break;
+		case 'P':
+			errno = 0;
+			policy_max = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || !policy_max ||
+			    policy_max > FCAPS_MAX_POLICY)
+				return usage("load", "[--policy-max N] ...", "--policy-max is 1 to %u, "
+					     "not '%s'", FCAPS_MAX_POLICY, optarg);
+			break;
 		case 's':
 			if (nscans == 16)
 				return usage("load", "[--scan DIR]...", "%s", "at most 16 --scan");
@@ -282,12 +293,15 @@ int cmd_load(int argc, char **argv)
 			break;
 		case 'h':
 			printf("usage: fcapsctl load [--mode enforce|shadow] [--record all|denied|none]\n"
-			       "                     [--policy FILE]... [--scan DIR]...\n"
+			       "                     [--policy FILE]... [--scan DIR]... [--policy-max N]\n"
 			       "Load and attach the fcaps BPF programs, pinned under %s.\n"
 			       "The policy comes from the files and the scanned trees; a bad line\n"
 			       "loads nothing. The default mode is shadow (record, allow). Enforce\n"
 			       "needs the bpf LSM active (%s). --record chooses which decisions\n"
-			       "are kept in the decisions map (all by default).\n", FCAPS_PIN_DIR, LSM_LIST);
+			       "are kept in the decisions map (all by default). --policy-max sizes\n"
+			       "the policy map (%u entries by default); a value written once it is\n"
+			       "full is lost, and 'status' says so.\n", FCAPS_PIN_DIR, LSM_LIST,
+			       FCAPS_MAX_POLICY);
 			return 0;
 		default:
 			return 2;
@@ -338,10 +352,17 @@ int cmd_load(int argc, char **argv)
 		goto err;
 	}
 	kernel_features(&tracepoints, &skipcap);
+	/* the kernel's records join BPF's by seq, which only --record all gives:
+	 * otherwise the recorders would cost every signal a trampoline for nothing */
+	tracepoints = tracepoints && cfg.record == FCAPS_RECORD_ALL;
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_exec, tracepoints);
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_kill, tracepoints);
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_sched, tracepoints);
 	skel->rodata->lsm_runs_cap_xattr = skipcap;
+	if (policy_max && bpf_map__set_max_entries(skel->maps.policy, policy_max)) {
+		fail("load", "sizing the policy map to %lu entries: %s", policy_max, strerror(errno));
+		goto err;
+	}
 	fault_point("open");
 	if (fcaps_bpf__load(skel)) {
 		fail("load", "loading the BPF programs: %s (see the libbpf log above)", strerror(errno));
