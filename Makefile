@@ -40,7 +40,7 @@ HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
 TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
 # BPF builds with one planted bug each, for the differential's self-check
 PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH \
-	ENFORCE_EXEC ENFORCE_KILL SEQ_SKEW
+	ENFORCE_EXEC ENFORCE_KILL SEQ_SKEW CEILING_PP NO_COPY NO_CAPSET
 PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 
 .PHONY: all deps kernels shell test test-debug help clean run check-series diff diff-selfcheck \
@@ -134,12 +134,13 @@ $(BUILD)/guest-bin/fcapsctl: $(FCAPSCTL_SRCS) $(wildcard loader/*.h) bpf/fcaps.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
 
-$(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c
+$(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c \
+		tests/guest/battery.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static $< -o $@
+	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
 SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h \
-	tests/guest/catalogue.h tests/lib/fcaps_values.h bpf/fcaps.h
+	tests/guest/catalogue.h tests/guest/battery.h tests/lib/fcaps_values.h bpf/fcaps.h
 $(BUILD)/guest-bin/fcaps_scenarios $(BUILD)/guest-bin/fcaps_workload: \
 		$(BUILD)/guest-bin/%: tests/guest/%.c $(SCENARIO_DEPS)
 	@mkdir -p $(@D)

@@ -18,6 +18,7 @@
 #include "exec_rules.bpf.h"
 
 #define ENOMEM 12
+#define PTRACE_MODE_FSCREDS 0x08	/* include/linux/ptrace.h */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -54,6 +55,9 @@ int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm)
 		return 0;
 	}
 	c.pe = d.pe;
+#ifdef FCAPS_PLANT_CEILING_PP	/* planted bug: the ceiling is pP, not pE */
+	c.pe = d.pp;
+#endif
 	c.pp = d.pp;
 	/* cannot fail: prepare_exec_creds() already holds an entry or none
 	 * was needed; a full map is caught in cred_prepare */
@@ -72,6 +76,9 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 	if (ret)
 		return ret;
 	c = bpf_map_lookup_elem(&ceilings, &okey);
+#ifdef FCAPS_PLANT_NO_COPY	/* planted bug: copies are not capped */
+	c = NULL;
+#endif
 	if (!c) {
 		/* nothing left at this address may cap the new credentials */
 		bpf_map_delete_elem(&ceilings, &nkey);
@@ -120,6 +127,9 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 	if (ret)
 		return ret;
 	c = bpf_map_lookup_elem(&ceilings, &key);
+#ifdef FCAPS_PLANT_NO_CAPSET	/* planted bug: capset leaves the ceiling */
+	c = NULL;
+#endif
 	if (!c)
 		return 0;
 	c->pp &= fcaps_cap64(*permitted);
@@ -137,9 +147,53 @@ int BPF_PROG(fcaps_ceiling_capable, const struct cred *cred,
 	if (ret)
 		return ret;
 	c = bpf_map_lookup_elem(&ceilings, &key);
-	if (!c || !enforcing() || cap < 0 || cap > FCAPS_LAST_CAP)
+	/* only where cap_capable() reads pE: not a namespace the euid owns */
+	if (!c || !enforcing() || cap < 0 || cap > FCAPS_LAST_CAP ||
+	    fcaps_ns_walk(cred, ns) != FCAPS_NS_OWN_PE)
 		return 0;
 	return (c->pe >> cap) & 1 ? 0 : -EPERM;
+}
+
+/*
+ * New credentials in a new user namespace hold every capability there, on
+ * the kernel path as well: the ceiling of the credentials they were copied
+ * from does not follow them.
+ */
+SEC("lsm/userns_create")
+int BPF_PROG(fcaps_ceiling_userns, const struct cred *cred, int ret)
+{
+	__u64 key = (__u64)cred;
+
+	if (!ret)
+		bpf_map_delete_elem(&ceilings, &key);
+	return ret;
+}
+
+/*
+ * cap_ptrace_access_check() lets a tracer whose pP (pE for FSCREDS) holds
+ * the tracee's pP in the same namespace pass without CAP_SYS_PTRACE, a
+ * test of live sets that lsm/capable never sees: take it again with the
+ * sets the ceiling leaves. Across namespaces ns_capable() decides, and
+ * lsm/capable has already capped it.
+ */
+SEC("lsm/ptrace_access_check")
+int BPF_PROG(fcaps_ceiling_ptrace, struct task_struct *child, unsigned int mode, int ret)
+{
+	const struct cred *cred = bpf_get_current_task_btf()->cred;
+	const struct cred *tcred = child->real_cred;
+	__u64 key = (__u64)cred, mine, eff;
+	struct fcaps_ceiling *c;
+
+	if (ret)
+		return ret;
+	c = bpf_map_lookup_elem(&ceilings, &key);
+	if (!c || !enforcing() || tcred->user_ns != cred->user_ns)
+		return 0;
+	eff = fcaps_cap64(cred->cap_effective) & c->pe;
+	mine = mode & PTRACE_MODE_FSCREDS ? eff : fcaps_cap64(cred->cap_permitted) & c->pp;
+	if (!(fcaps_cap64(tcred->cap_permitted) & ~mine) || (eff >> CAP_SYS_PTRACE) & 1)
+		return 0;
+	return -EPERM;
 }
 
 char LICENSE[] SEC("license") = "GPL";

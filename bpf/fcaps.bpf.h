@@ -172,21 +172,35 @@ static __always_inline int fcaps_has_cap(kernel_cap_t c, int cap)
  * cap_capable(): does @cred hold @cap in @ns? In its own namespace, by its
  * effective set; in a descendant, if it owns the namespace's parent chain.
  */
-static __always_inline int fcaps_ns_capable(const struct cred *cred,
-					    struct user_namespace *ns, int cap)
+enum fcaps_ns_verdict { FCAPS_NS_NONE, FCAPS_NS_OWN_PE, FCAPS_NS_OWNER };
+
+/* How cap_capable() decides for @cred in @ns: by its effective set (its own
+ * namespace), all granted (a namespace its euid created below its own), or
+ * none (anywhere else) */
+static __always_inline enum fcaps_ns_verdict fcaps_ns_walk(const struct cred *cred,
+							   struct user_namespace *ns)
 {
 	struct user_namespace *own = cred->user_ns;
 
 	for (int i = 0; i < 33 && ns; i++) {	/* 32 nested namespaces at most */
 		if (ns == own)
-			return fcaps_has_cap(cred->cap_effective, cap);
+			return FCAPS_NS_OWN_PE;
 		if (ns->level <= own->level)
-			return 0;
+			return FCAPS_NS_NONE;
 		if (ns->parent == own && ns->owner.val == cred->euid.val)
-			return 1;
+			return FCAPS_NS_OWNER;
 		ns = ns->parent;
 	}
-	return 0;
+	return FCAPS_NS_NONE;
+}
+
+static __always_inline int fcaps_ns_capable(const struct cred *cred,
+					    struct user_namespace *ns, int cap)
+{
+	enum fcaps_ns_verdict v = fcaps_ns_walk(cred, ns);
+
+	return v == FCAPS_NS_OWNER ||
+	       (v == FCAPS_NS_OWN_PE && fcaps_has_cap(cred->cap_effective, cap));
 }
 
 /* Store @d as the decision of event @seq in @map; 0 or -1. */

@@ -25,6 +25,7 @@ import sys
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import battery  # noqa: E402
 import calls  # noqa: E402
 import coverage  # noqa: E402
 from diffdata import (DECISION_HOOKS, HarnessError, Windows, check_bookkeeping,  # noqa: E402
@@ -106,6 +107,7 @@ class Report:
         self.coverage, self.coverage_failures = [], []
         self.after_snapshot = {"dumper": 0, "other": []}
         self.swap_strict = None
+        self.battery = None
 
     def add(self, comparison, hook, verdict, item=None):
         c = self.rows.setdefault((comparison, hook),
@@ -266,6 +268,7 @@ def swap(run, rep):
     if missing:
         rep.harness.append("swap: %d events in one run only, e.g. %r" % (len(missing), missing[0]))
     strict = {"kill": 0, "sched": 0, "kill_excused": 0, "sched_excused": 0}
+    rep.battery = battery.Table()
     for k in kev:
         if k["name"] not in index or k["kind"] != bev[index[k["name"]]]["kind"]:
             continue
@@ -274,6 +277,9 @@ def swap(run, rep):
         item = {"key": k["name"], "event": k["name"], "scenario": k["name"], "kernel": k, "bpf": b}
         diff = sorted(f for f in set(k) | set(b) if f not in SWAP_SKIP and k.get(f) != b.get(f))
         rule, how = excuse(kind, diff, k, b, win.records(i, "bpf"), win.workload)
+        if kind == "exec":
+            rep.battery.add(k, b, last_exec(win.records(i, "bpf"), b.get("pid")),
+                            set(diff) if rule else set())
         if kind in ("kill", "sched"):
             strict[kind + ("_excused" if rule else "")] += 1
         if not diff:
@@ -293,14 +299,21 @@ def excuse(kind, diff, k, b, records, workload):
     if not diff:
         return None, "no difference"
     if kind == "exec":
-        if not set(diff) <= set(CRED_FIELDS):
-            return None, "only Eff, Prm and Amb may differ"
+        bat = [f for f in diff if battery.split_field(f)]
+        if not set(diff) - set(bat) <= set(CRED_FIELDS):
+            return None, "only Eff, Prm, Amb and battery outcomes may differ"
         r = last_exec(records, b.get("pid"))
         if r is None or not r.get("legacy") or r.get("ret") != 0:
             return None, "the BPF run's record of this exec is not a legacy decision"
         wrong = [o for o, f in CRED_FIELDS.items() if o in k and k[o] != r.get(f)]
         if wrong:
             return None, "the kernel run's %s is not what BPF's record predicts" % ", ".join(wrong)
+        beyond = [f for f in bat if not battery.grant_explains(f, k, b)]
+        if beyond:
+            return None, ("%s: not a capability the kernel granted and BPF's sets lack"
+                          % ", ".join(beyond))
+        if bat:
+            return "swap-battery-grant", "only operations of capabilities BPF cannot grant"
         return "swap-exec-creds", "the kernel run got BPF's predicted sets"
     call = calls.call_of(k)
     allowed = set(call.fields) | ({"child_alive", "child_signal"} if kind == "xinit" else set())
@@ -326,6 +339,7 @@ def write_reports(out, rep):
                    "disagreements": rep.disagree, "expected": rep.expected,
                    "coverage": rep.coverage, "coverage_failures": rep.coverage_failures,
                    "swap_strict": rep.swap_strict, "kernel_after_snapshot": rep.after_snapshot,
+                   "battery": rep.battery.as_list() if rep.battery else [],
                    "not_compared": [{"hook": h, "fields": list(fs), "when": w, "why": y}
                                     for h, fs, w, y in NOT_COMPARED],
                    "swap_not_compared": [{"fields": list(fs), "why": y}
@@ -347,6 +361,7 @@ def write_reports(out, rep):
     if rep.swap_strict:
         md += ["", swap_strict_line(rep.swap_strict)]
     md += coverage_md(rep)
+    md += rep.battery.markdown() if rep.battery else []
     md += ["", "## Disagreements (%d)" % len(rep.disagree), ""]
     if rep.disagree:
         md += ["| comparison | scenario | key | why | BPF | kernel | reproduce |",
@@ -412,6 +427,15 @@ def print_terminal(rep, summary, out):
                                                s["agree"], s["expected"], s["disagree"]))
     if rep.swap_strict:
         print(swap_strict_line(rep.swap_strict))
+    rows = rep.battery.as_list() if rep.battery else []
+    if rows:
+        print("%-12s %-22s %-6s %6s %6s %6s %6s %7s %8s %11s" % (
+            "battery", "capability", "after", "events", "kernel", "bpf", "agree", "excused",
+            "disagree", "root capped"))
+    for r in rows:
+        print("%-12s %-22s %-6s %6d %6d %6d %6d %7d %8d %5d/%-5d" % (
+            r["op"], r["capability"], r["after"], r["events"], r["kernel"], r["bpf"], r["agree"],
+            r["excused"], r["disagree"], r["root_capped_agree"], r["root_capped"]))
     if rep.coverage:
         print("%-28s %9s %7s" % ("branch", "catalogue", "random"))
         for c in rep.coverage:
@@ -438,7 +462,7 @@ def read_expected(path):
             if len(parts) != 3:
                 raise HarnessError("%s: not 'ID | comparison | reason': %r" % (path, line))
             reasons[parts[0]] = parts[2]
-    for rid in ("swap-exec-creds", "swap-caps-from-exec"):
+    for rid in ("swap-exec-creds", "swap-caps-from-exec", "swap-battery-grant"):
         if rid not in reasons:
             raise HarnessError("%s lacks the expected divergence %s" % (path, rid))
     return reasons

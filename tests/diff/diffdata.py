@@ -244,8 +244,9 @@ class Windows:
         if hook == KILL:
             return (rec["pid"] in pids or rec["pid"] in self.workload or
                     (ev["kind"] == "sigchld" and rec.get("target") in pids))
-        if hook in SCHED_HOOKS:
-            return ev["kind"] == "sched" and rec["pid"] in pids
+        if hook in SCHED_HOOKS:  # an exec event's battery renices itself
+            return rec["pid"] in pids and (ev["kind"] == "sched" or
+                                           (ev["kind"] == "exec" and "bat_nice" in ev))
         return False
 
     def mismatches(self, what):

@@ -8,6 +8,7 @@ A plant is caught when the run exited 1 and, in each comparison its row
 names, some disagreement is on one of its hooks, differs in one of its
 fields and (when the row says) names an event containing its substring.
 """
+import fnmatch
 import json
 import os
 import sys
@@ -60,20 +61,21 @@ def judge(plant, name, out, rc):
         report = json.load(f)
     if rc != 1:
         return False, "plant %s not caught: the run exited %s" % (name, rc)
+    def named(d):
+        return {f for f in d.get("fields") or () if any(fnmatch.fnmatchcase(f, pat)
+                                                         for pat in plant["fields"])}
     found, fields, misses = 0, set(), []
     for comp in plant["comparisons"]:
         hits = [d for d in report.get("disagreements", [])
                 if d.get("comparison") == comp
                 and any(hook_matches(h, d.get("hook")) for h in plant["hooks"])
-                and (set(d.get("fields") or ()) & set(plant["fields"]) or
-                     (plant["fields"] == ["*"] and d.get("fields")))
+                and named(d)
                 and plant["catch"] in (d.get("event") or d.get("scenario") or "")]
         if not hits:
             misses.append(comp)
         found += len(hits)
         for d in hits:
-            fields |= set(d["fields"]) & set(plant["fields"]) if plant["fields"] != ["*"] \
-                else set(d["fields"])
+            fields |= named(d)
     if misses:
         others = len(report.get("disagreements", []))
         return False, ("plant %s not caught by %s (%d other disagreements; wanted %s on %s%s)" % (

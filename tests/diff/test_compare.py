@@ -19,6 +19,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from battery import OPS as BATTERY  # noqa: E402
 COMPARE = os.path.join(HERE, "compare.py")
 EXPECTED = os.path.join(HERE, "expected.txt")
 
@@ -200,6 +202,15 @@ def catalogue(run, at_mode="shadow", skip=(), only=None):
         run.sigchld_event("signal: SIGCHLD", allowed=at_mode != "shadow")
 
 
+def battery(eff, prm):
+    """Battery outcomes of a process holding @eff, and @prm once raised."""
+    out = {"raise": 0}
+    for op, caps, _, _ in BATTERY:
+        out["bat_" + op] = int(any((eff >> c) & 1 for c in caps))
+        out["rbat_" + op] = int(any((prm >> c) & 1 for c in caps))
+    return out
+
+
 def dump(records):
     return [{"key": ["%#04x" % (q >> 8 * i & 0xff) for i in range(8)], "value": ["0x00"] * 8,
              "formatted": {"key": q, "value": r}} for q, r in sorted(records.items())]
@@ -243,9 +254,14 @@ class Crafted:
                 del e["child_signal"]
             elif e["name"] == "signal: SIGCHLD":
                 e["child_kill_errno"] = 1
+        for e in self.swapb.events + self.swapk:  # the battery: what each exec'd could do
+            if e["kind"] == "exec" and "Eff" in e:
+                e.update(battery(e["Eff"], e["Prm"]))
         for e in self.swapb.events:      # BPF cannot grant: the legacy exec gets 6.1's sets
             if e["name"] == "exec: fE narrows":
-                e.update(Eff=0, Prm=0)
+                e.update(Eff=0, Prm=0, **battery(0, 0))
+            elif e["name"] == "exec: root gets fewer":   # 6.1's root, under the ceiling
+                e.update(Eff=FULL, Prm=FULL, **battery(RAW, RAW))
         self.files = {}
 
     def write(self, d):
@@ -341,7 +357,10 @@ def main():
         rj = json.load(f)
     check_text("report.json lists every expected divergence", json.dumps(rj["expected"]),
                '"id": "swap-caps-from-exec"', "signal: at", "signal: xinit", "signal: SIGCHLD",
-               '"id": "swap-exec-creds"')
+               '"id": "swap-exec-creds"', '"id": "swap-battery-grant"')
+    check_text("report.md has the battery's per-capability table, root capped agreeing", md,
+               "## Capability battery", "| net_raw | CAP_NET_RAW | exec | 13 | 6 | 5 | 12 | 1 | 0 "
+               "| 1 / 1 | 0 |", "| net_raw | CAP_NET_RAW | raise | 13 | 7 | 6 | 12 | 1 | 0 | 1 / 1 | 0 |")
 
     check("an empty run exits 2", mutate(lambda c: c.files.update({"shadow-events.jsonl": ""})),
           2, "is empty")
@@ -458,6 +477,17 @@ def main():
     check("a swap difference in Eff that BPF's exec record does not predict is not excused",
           mutate(unpredicted_creds), 1, "DISAGREE swap exec: fE narrows",
           "not what BPF's record predicts")
+
+    def beyond_ceiling(c):       # BPF lets capped root chown: the ceiling failed
+        next(e for e in c.swapb.events if e["name"] == "exec: root gets fewer")["bat_chown"] = 1
+    check("a battery operation BPF allows and the kernel refuses is not excused (exits 1)",
+          mutate(beyond_ceiling), 1, "DISAGREE swap exec: root gets fewer",
+          "bat_chown: not a capability the kernel granted")
+
+    def unheld(c):               # the kernel allowed what its sets do not explain
+        next(e for e in c.swapk if e["name"] == "exec: fE narrows")["rbat_chown"] = 1
+    check("a battery difference the kernel's sets do not explain is not excused (exits 1)",
+          mutate(unheld), 1, "DISAGREE swap exec: fE narrows", "rbat_chown")
 
     def creds(c):
         next(e for e in c.swapk if e["name"] == "exec: fE narrows")["Inh"] = CHOWN

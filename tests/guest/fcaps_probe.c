@@ -13,6 +13,14 @@
  *                     start a thread, then tgkill it with SIG from the main
  *                     thread, which first empties its own sets with drop:
  *                     status, then tid=N kill=0|-1 [errno=N] delivered=0|1
+ *   status ... battery VICTIM ROOT
+ *   battery VICTIM ROOT
+ *                     status, the capability battery (battery.h) as
+ *                     bat_NAME=OUTCOME, then, with pE raised to pP,
+ *                     raise=0|-1 and the battery again as rbat_NAME=...;
+ *                     VICTIM is a process of BATTERY_UID, ROOT a plain
+ *                     root process; after status (and a script's name,
+ *                     for a script's "#!PROBE status" line) it runs too
  * Options before the subcommand, applied in the order given:
  *   --setsid          start a new session
  *   --userns          unshare the user namespace, mapping 0 to our euid and
@@ -38,6 +46,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
+
+void run_battery(const char *prefix, pid_t victim, pid_t root);
 
 static void print_status(void)
 {
@@ -198,6 +208,28 @@ static int set_effective(__u64 e)
 	return syscall(SYS_capset, &hdr, d);
 }
 
+/* What capset allows any process: every permitted capability effective */
+static int raise_effective(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &hdr, d))
+		return -1;
+	d[0].effective = d[0].permitted;
+	d[1].effective = d[1].permitted;
+	return syscall(SYS_capset, &hdr, d);
+}
+
+static int do_battery(pid_t victim, pid_t root)
+{
+	print_status();
+	run_battery("", victim, root);
+	report("raise", raise_effective());
+	run_battery("r", victim, root);
+	return 0;
+}
+
 static int write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY), ok;
@@ -212,21 +244,28 @@ static int write_file(const char *path, const char *s)
 /* unshare -Ur: a new user namespace in which we are root, mapped to our
  * own euid and egid. A process that gained caps by exec is not dumpable,
  * which makes its /proc files root's; becoming dumpable lets it write its
- * own maps, as an ordinary unshare -Ur does. */
+ * own maps, as an ordinary unshare -Ur does. Dumpable again after the
+ * unshare: commit_creds() resets it when pP grows, as it does for a capped
+ * process given every capability in the new namespace. 6.1 lets it map
+ * root only if it held CAP_SETFCAP when it unshared (verify_root_map()).
+ * Returns 0, or the step that failed: 1 unshare, 2 uid_map, 3 setgroups,
+ * 4 gid_map. */
 static int enter_userns(void)
 {
 	char map[64];
 	uid_t euid = geteuid();
 	gid_t egid = getegid();
 
-	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) || unshare(CLONE_NEWUSER))
-		return -1;
+	if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) || unshare(CLONE_NEWUSER) ||
+	    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		return 1;
 	snprintf(map, sizeof(map), "0 %u 1\n", euid);
-	if (write_file("/proc/self/uid_map", map) ||
-	    write_file("/proc/self/setgroups", "deny\n"))
-		return -1;
+	if (write_file("/proc/self/uid_map", map))
+		return 2;
+	if (write_file("/proc/self/setgroups", "deny\n"))
+		return 3;
 	snprintf(map, sizeof(map), "0 %u 1\n", egid);
-	return write_file("/proc/self/gid_map", map);
+	return write_file("/proc/self/gid_map", map) ? 4 : 0;
 }
 
 static volatile sig_atomic_t delivered;
@@ -291,8 +330,10 @@ int main(int argc, char **argv)
 				return 1;
 			}
 		} else if (!strcmp(argv[1], "--userns")) {
-			if (enter_userns()) {
-				printf("userns_errno=%d\n", errno);
+			int step = enter_userns();
+
+			if (step) {
+				printf("userns_errno=%d userns_step=%d\n", errno, step);
 				return 1;
 			}
 		} else if (!strcmp(argv[1], "--eff") && argc > 2) {
@@ -311,6 +352,9 @@ int main(int argc, char **argv)
 		print_status();
 
 	if (!strcmp(cmd, "status")) {
+		for (int i = 2; i + 2 < argc; i++)
+			if (!strcmp(argv[i], "battery"))
+				return do_battery(atoi(argv[i + 1]), atoi(argv[i + 2]));
 		print_status();
 	} else if (!strcmp(cmd, "pause")) {
 		print_status();
@@ -324,12 +368,14 @@ int main(int argc, char **argv)
 		return do_sigchld();
 	} else if (!strcmp(cmd, "xinit") && argc == 3) {
 		return do_xinit(argv[2]);
+	} else if (!strcmp(cmd, "battery") && argc == 4) {
+		return do_battery(atoi(argv[2]), atoi(argv[3]));
 	} else if (!strcmp(cmd, "thread") && argc == 4) {
 		return do_thread(atoi(argv[2]), !strcmp(argv[3], "drop"));
 	} else {
 		fprintf(stderr, "usage: fcaps_probe [--setsid] [--userns] [--eff HEX] [--status] "
 			"status|pause|kill PID SIG|sched PID nice|sched|ioprio|sigchld|"
-			"xinit FILE|thread SIG drop|keep\n");
+			"xinit FILE|thread SIG drop|keep|battery VICTIM ROOT\n");
 		return 2;
 	}
 	return 0;

@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <sys/wait.h>
+#include "battery.h"
 #include "catalogue.h"
 
 static enum { TO_KERNEL = 1, TO_BPF = 2 } switch_to = TO_KERNEL;
@@ -129,16 +130,78 @@ static void json_file(const char *prefix, const char *path)
 	json_num(k, fi.nosuid);
 }
 
+/*
+ * The capability battery's fixtures (battery.h), for the runs that enforce
+ * (--path kernel or bpf): what each exec'd process can do is compared
+ * between them. Its two processes lead sessions of their own, out of
+ * reach of the events' group signals.
+ */
+static pid_t battery_victim, battery_root;
+static char victim_arg[16], root_arg[16];
+
+static pid_t battery_sleeper(uid_t uid)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		setsid();
+		if (uid && (setresgid(uid, uid, uid) || setresuid(uid, uid, uid)))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void battery_setup(void)
+{
+	int fd;
+
+	mkdir(BATTERY_DIR, 0755);
+	mkdir(BATTERY_RW, 0);
+	fd = open(BATTERY_LOCKED, O_CREAT | O_WRONLY, 0);
+	if (fd < 0 || fchown(fd, BATTERY_UID, BATTERY_UID) || fchmod(fd, 0) ||
+	    chmod(BATTERY_DIR, 0755) || chmod(BATTERY_RW, 01777)) {
+		perror("workload: the battery's fixtures in " BATTERY_DIR);
+		exit(1);
+	}
+	close(fd);
+	battery_victim = battery_sleeper(BATTERY_UID);
+	battery_root = battery_sleeper(0);
+	if (battery_victim < 0 || battery_root < 0) {
+		perror("workload: the battery's processes");
+		exit(1);
+	}
+	snprintf(victim_arg, sizeof(victim_arg), "%d", battery_victim);
+	snprintf(root_arg, sizeof(root_arg), "%d", battery_root);
+}
+
+static void battery_teardown(void)
+{
+	kill(battery_victim, SIGKILL);
+	kill(battery_root, SIGKILL);
+	reap(battery_victim);
+	reap(battery_root);
+}
+
 static void run_exec(const char *name, const char *focus, const char *file,
 		     const struct creds *c, struct switches sw)
 {
+#define BATTERY_KEYS(op, cap, alt, where) "bat_" #op, "rbat_" #op,
 	static const char *const keys[] = { "pid", "exec_errno", "seize_errno", "ruid", "euid",
 					    "rgid", "egid", "Eff", "Prm", "Inh", "Amb", "secure",
-					    "securebits", NULL };
-	char *argv[] = { (char *)file, "status", NULL };
+					    "securebits", "raise", "bat_child_errno",
+					    "rbat_child_errno", FCAPS_BATTERY(BATTERY_KEYS) NULL };
+	char *argv[] = { (char *)file, "status", NULL, NULL, NULL, NULL };
 	struct file_info fi;
 	const char *line;
 	pid_t pid;
+
+	if (battery_victim) {
+		argv[2] = "battery";
+		argv[3] = victim_arg;
+		argv[4] = root_arg;
+	}
 
 	if (!selected(name, focus))
 		return;
@@ -169,6 +232,10 @@ static void run_exec(const char *name, const char *focus, const char *file,
 	json_num("exec_off", sw.exec_off);
 	json_num("nosuid_ignore", sw.nosuid_ignore);
 	json_fields(line, "", keys);
+	/* the battery's children: their scheduling and signal records */
+	if (has_field(line, "bat_child") && has_field(line, "rbat_child"))
+		printf(",\"pids\":[%lld,%lld]", (long long)field(line, "bat_child"),
+		       (long long)field(line, "rbat_child"));
 	printf("}\n");
 }
 
@@ -826,8 +893,11 @@ int main(int argc, char **argv)
 		mode = RUN;
 		matched = 0;
 	}
-	if (mode == RUN)
+	if (mode == RUN) {
 		setup_fixtures(1);
+		if (switch_to != (TO_KERNEL | TO_BPF))
+			battery_setup();
+	}
 	if (catalogue)
 		run_catalogue();
 	run_random(seed, events);
@@ -837,6 +907,8 @@ int main(int argc, char **argv)
 		if (switch_to & TO_BPF)
 			bpf_switches(1, 1, 0);
 		teardown_fixtures();
+		if (battery_victim)
+			battery_teardown();
 	}
 	if (only && !matched) {
 		fprintf(stderr, "workload: no event is named \"%s\"\n", only);

@@ -161,6 +161,18 @@ sync)
 	umount $H/ovl
 	fcapsctl unload
 	umount /mnt
+	# a full policy map: the write it cannot hold is counted and raised
+	mkdir -p $H/full
+	check "load --policy-max 4" fcapsctl load --mode shadow --policy-max 4 --scan $H/full
+	check "--policy-max 0 is a usage error (2)" sh -c 'fcapsctl load --policy-max 0; [ $? = 2 ]'
+	for i in 1 2 3 4 5 6; do
+		cp /usr/local/bin/fcaps_probe $H/full/f$i && fcapsctl setcap $H/full/f$i 'cap_net_raw+ep'
+	done
+	check_out "four values fill the map, two are lost (policy_lost)" '"policy_lost":2' \
+		sh -c 'fcapsctl status --json 2>/dev/null | grep -o "\"policy_lost\":[0-9]*"'
+	check "... and status raises the alarm" sh -c 'fcapsctl status 2>&1 >/dev/null | grep -q ALARM'
+	check_out "... while the four it holds are there" 4 sh -c 'fcapsctl policy list | grep -c v1'
+	fcapsctl unload
 	;;
 faults)
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
@@ -230,12 +242,22 @@ ceiling)
 		"EPERM EPERM denied" ops raw
 	check_out "kernel: root running a cap_sys_admin,cap_dac_override file: sethostname and DAC" \
 		"ok EPERM ok" ops admin
+	# in a user namespace of its own a capped process holds every capability
+	# (6.1 grants them there), but still none over the initial namespace;
+	# cap_setfcap: 6.1 lets it map root to itself only with that in pE
+	cp /usr/local/bin/fcaps_probe $H/c/probe_ns &&
+		fcapsctl setcap $H/c/probe_ns 'cap_net_raw,cap_setfcap+ep'
+	nsops() { fields bat_chroot bat_sethostname bat_settime -- $H/c/probe_ns --userns battery $$ 1; }
+	check_out "kernel: a capped root process in a new user namespace: chroot there, not sethostname or settime" \
+		"1 0 0" nsops
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	check_out "no rules at all: root keeps everything" "ok ok ok" ops raw
 	check "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
 	check_out "BPF ceiling: the same refusals as the kernel" \
 		"EPERM EPERM denied" ops raw
 	check_out "BPF ceiling: the same grants as the kernel" "ok EPERM ok" ops admin
+	check_out "BPF ceiling: not carried into a new user namespace, kept over the initial one" \
+		"1 0 0" nsops
 	check_out "no credentials keep a ceiling once their processes are gone" "0" \
 		sh -c "sleep 0.5; fcapsctl status --json | sed 's/.*\"ceilings\":\([0-9]*\).*/\1/'"
 	check_out "root's own shell is untouched" "ok" sh -c "hostname fcaps && echo ok"
