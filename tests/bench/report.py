@@ -22,9 +22,12 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import progstats  # noqa: E402
+
 MODES = ["off", "kernel", "floor", "enforce-norec", "enforce-rec", "shadow"]
 ORDER = ["exec_plain", "exec_v1", "kill0", "sigdeliver", "tgkill", "setprio",
-         "capable_loop", "exec_policy_1", "exec_policy_10000", "exec_policy_1000000",
+         "capable_loop", "capable_ceiling", "exec_policy_1", "exec_policy_10000", "exec_policy_1000000",
          "scan", "import_10k", "import", "diff_eps"]
 KILLS = ["kill0", "sigdeliver", "tgkill"]
 EXECS = ["exec_plain", "exec_v1"]
@@ -38,6 +41,9 @@ DESCRIPTIONS = {
     "tgkill": "tgkill() of a blocked SIGUSR2 to a sibling thread",
     "setprio": "setpriority(PRIO_PROCESS, child, its nice value)",
     "capable_loop": "sethostname(current name): one capable(CAP_SYS_ADMIN) a call",
+    "capable_ceiling": "capable_loop run by a copy of fcaps_bench with the v1 value "
+                       "'cap_sys_admin+ep': in enforce modes its credentials carry a ceiling "
+                       "(exec_v1 against exec_plain is the exec with and without one)",
     "exec_policy_N": "exec_v1 with the BPF policy map holding N entries (synthetic keys)",
     "scan": "`fcapsctl policy scan` of a tmpfs tree (1% of the files with a value)",
     "import_10k": "`fcapsctl policy import` of a 10,000-line file naming files of that tree",
@@ -271,6 +277,7 @@ def main():
     md += ["Each target is judged on the median over rounds of the per-round ratio; "
            "the per-round ratios follow, so that a verdict inside the noise shows.", ""]
     md += [f"- **{t['status']}** {t['target']}: {t['detail']}" for t in targets]
+    md += progstats.markdown(raw, MODES)
     md += ["", "## Spread (min – max over rounds and batches)", ""] + spread
     md += ["", "## Benchmarks", ""]
     md += [f"- `{k}`: {v}" for k, v in DESCRIPTIONS.items()]

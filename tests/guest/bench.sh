@@ -30,7 +30,7 @@ TREE_FILES=${BENCH_TREE_FILES:-100000}
 IMPORT_TIMEOUT=${BENCH_IMPORT_TIMEOUT:-60}
 DIFF_EVENTS=${BENCH_DIFF_EVENTS:-200}
 MODES=${BENCH_MODES:-off kernel floor enforce-norec enforce-rec shadow}
-MICRO=${BENCH_MICRO:-exec_plain exec_v1 kill0 sigdeliver tgkill setprio capable_loop}
+MICRO=${BENCH_MICRO:-exec_plain exec_v1 kill0 sigdeliver tgkill setprio capable_loop capable_ceiling}
 POLICY_SIZES=${BENCH_POLICY_SIZES:-1 10000 1000000}
 B=/tmp/bench
 PIN=/sys/fs/bpf/fcaps
@@ -71,6 +71,10 @@ fcaps_bench mkexit $B/bin/plain && cp $B/bin/plain $B/bin/v1 &&
 	fcapsctl setcap $B/bin/v1 'cap_net_raw+ep' >> "$log" 2>&1 || {
 	say "bench: cannot create the exec targets under $B/bin"; exit 1; }
 fcapsctl getcap $B/bin/v1 >> "$log" 2>&1
+# capable_ceiling: root running a capped copy carries a ceiling under BPF
+cp "$(command -v fcaps_bench)" $B/bin/bench_capped &&
+	fcapsctl setcap $B/bin/bench_capped 'cap_sys_admin+ep' >> "$log" 2>&1 || {
+	say "bench: cannot create $B/bin/bench_capped"; exit 1; }
 if mount -t ext4 /dev/vda /mnt 2>> "$log"; then have_img=1; else have_img=0; fi
 say "bench: creating $TREE_FILES files under $B/tree (1% with a v1 value)"
 fcaps_bench mktree $B/tree "$TREE_FILES" $B/import.txt >> "$log" 2>&1 || {
@@ -97,10 +101,13 @@ file_of() {
 	exec_v1) echo $B/bin/v1;;
 	esac
 }
+# what_of LABEL: the fcaps_bench benchmark a label runs; bin_of: by which copy
+what_of() { case $1 in capable_ceiling) echo capable_loop;; *) echo "$1";; esac; }
+bin_of() { case $1 in capable_ceiling) echo $B/bin/bench_capped;; *) echo fcaps_bench;; esac; }
 
 # Batch sizes: calibrated once, with the kernel rules off and no BPF.
 switches 0
-for w in $MICRO; do
+for w in $(for m in $MICRO; do what_of "$m"; done | sort -u); do
 	n=$(fcaps_bench calibrate "$TARGET" "$w" $(file_of "$w") 2>> "$log") || {
 		say "bench: calibrating $w failed"; exit 1; }
 	n=$(awk -v n="$n" -v s="$SCALE" 'BEGIN { m = int(n * s); print m < 1 ? 1 : m }')
@@ -140,14 +147,26 @@ mode_check() {
 		{ echo "floor loaded: $have_floor, fcaps loaded: $have_fcaps"; return 1; }
 }
 
+# profile MODE ROUND: every BPF program's run count and run time over one
+# kill0 and one exec_v1 batch (kernel.bpf_stats_enabled costs a clock read
+# a run, so it is on only here, after the timed batches)
+profile() {
+	sysctl -qw kernel.bpf_stats_enabled=1 || return 0
+	fcaps_bench --label profile kill0 "${ITERS_kill0:-20000}" >> "$log" 2>&1
+	fcaps_bench --label profile exec_v1 "${ITERS_exec_v1:-200}" $B/bin/v1 >> "$log" 2>&1
+	sysctl -qw kernel.bpf_stats_enabled=0
+	bpftool -j prog show > $out/progs-$1-r$2.json 2>> "$log" ||
+		error "$1" "$2" profile "bpftool prog show failed"
+}
+
 # micro MODE ROUND LABEL WHAT [FILE]: BATCHES batches of one benchmark
 micro() {
 	local mode=$1 round=$2 label=$3 what=$4 file=${5:-} iters b line ns
 	eval "iters=\$ITERS_$what"
 	b=1
 	while [ $b -le "$BATCHES" ]; do
-		line=$(fcaps_bench --label "$label" --max-seconds "$MAX_BATCH" "$what" "$iters" \
-			$file 2>> "$log")
+		line=$($(bin_of "$label") --label "$label" --max-seconds "$MAX_BATCH" "$what" \
+			"$iters" $file 2>> "$log")
 		ns=$(field ns_per_op "$line")
 		if [ -z "$ns" ]; then
 			error "$mode" "$round" "$label" "fcaps_bench $what failed: $line"
@@ -260,8 +279,9 @@ while [ $round -le "$ROUNDS" ]; do
 		enforce-*|shadow) fcapsctl status --json > $out/status-$mode-r$round.json 2>> "$log";;
 		esac
 		for w in $MICRO; do
-			micro "$mode" "$round" "$w" "$w" $(file_of "$w")
+			micro "$mode" "$round" "$w" "$(what_of "$w")" $(file_of "$w")
 		done
+		case $mode in floor|enforce-*|shadow) profile "$mode" "$round";; esac
 		case $mode in
 		enforce-rec)
 			policy_sizes "$mode" "$round"
