@@ -19,6 +19,10 @@
 
 #define ENOMEM 12
 #define PTRACE_MODE_FSCREDS 0x08	/* include/linux/ptrace.h */
+#define PR_SET_SECUREBITS 28		/* include/uapi/linux/prctl.h */
+#define PR_CAP_AMBIENT 47
+#define PR_CAP_AMBIENT_RAISE 2
+#define CAP_SETPCAP 8
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -36,32 +40,46 @@ static __always_inline int enforcing(void)
 	return cfg && cfg->mode == FCAPS_MODE_ENFORCE;
 }
 
-/* The new credentials of an exec: a ceiling if the legacy rules decide. */
-SEC("lsm/bprm_committing_creds")
-int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm)
+/*
+ * The new credentials of an exec: capped by what the kernel path would
+ * give. For a legacy value, the file's sets; otherwise, for credentials
+ * already capped, 6.1's rules applied to the capped old sets (the unsafe-
+ * exec downgrade keeps pP' within them; pA was cleared by the legacy exec)
+ * when that is below what 6.1 gave. Set here, where an exec can still be
+ * refused: no exec goes ahead without its ceiling (fail closed).
+ */
+SEC("lsm/bprm_creds_from_file")
+int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm, struct file *file, int ret)
 {
 	struct fcaps_config *cfg = fcaps_config();
-	__u64 key = (__u64)bprm->cred;
+	const struct cred *new = bprm->cred;
+	__u64 key = (__u64)new;
+	struct fcaps_ceiling *old, c;
 	struct fcaps_decision d = {};
-	struct fcaps_ceiling c;
-	struct file *file = creds_file(bprm);
 
-	if (!cfg || cfg->mode != FCAPS_MODE_ENFORCE || !file)
-		return 0;
-	decide(bprm, file, cfg, &d);
-	if (!d.legacy || d.ret) {
-		/* inherited from the old credentials by prepare_exec_creds() */
-		bpf_map_delete_elem(&ceilings, &key);
-		return 0;
-	}
+	if (ret)
+		return ret;
+	/* inherited from the old credentials by prepare_exec_creds() */
+	old = bpf_map_lookup_elem(&ceilings, &key);
+	if (!cfg || cfg->mode != FCAPS_MODE_ENFORCE)
+		goto drop;
+	decide_from(bprm, file, cfg, old, &d);
+	if (d.ret)
+		goto drop;	/* refused (exec.bpf.c enforces it) */
+	if (!d.legacy && (!old || !((fcaps_cap64(new->cap_effective) & ~d.pe) |
+				    (fcaps_cap64(new->cap_permitted) & ~d.pp) |
+				    (fcaps_cap64(new->cap_ambient) & ~d.pa))))
+		goto drop;
 	c.pe = d.pe;
 #ifdef FCAPS_PLANT_CEILING_PP	/* planted bug: the ceiling is pP, not pE */
 	c.pe = d.pp;
 #endif
 	c.pp = d.pp;
-	/* cannot fail: prepare_exec_creds() already holds an entry or none
-	 * was needed; a full map is caught in cred_prepare */
-	bpf_map_update_elem(&ceilings, &key, &c, BPF_ANY);
+	c.pa = d.pa;
+	return bpf_map_update_elem(&ceilings, &key, &c, BPF_ANY) ? -ENOMEM : 0;
+drop:
+	if (old)
+		bpf_map_delete_elem(&ceilings, &key);
 	return 0;
 }
 
@@ -115,7 +133,11 @@ int BPF_PROG(fcaps_ceiling_free, struct cred *cred)
 	return 0;
 }
 
-/* capset(2) narrows pE and pP; the ceiling follows as the kernel would. */
+/*
+ * capset(2) narrows pE, pP and pA; the ceiling follows as the kernel would.
+ * Adding to pI anything outside pI and the capped pP needs CAP_SETPCAP,
+ * which cap_capset() asks cap_capable() directly: refused here without it.
+ */
 SEC("lsm/capset")
 int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 	     const kernel_cap_t *effective, const kernel_cap_t *inheritable,
@@ -132,8 +154,40 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 #endif
 	if (!c)
 		return 0;
+	if ((fcaps_cap64(*inheritable) & ~(fcaps_cap64(old->cap_inheritable) |
+					    (fcaps_cap64(old->cap_permitted) & c->pp))) &&
+	    !((fcaps_cap64(old->cap_effective) & c->pe) >> CAP_SETPCAP & 1))
+		return -EPERM;
 	c->pp &= fcaps_cap64(*permitted);
 	c->pe = fcaps_cap64(*effective) & c->pp;
+	c->pa &= c->pp & fcaps_cap64(*inheritable);
+	return 0;
+}
+
+/*
+ * prctl() paths of cap_task_prctl() that read live sets or call
+ * cap_capable() directly, then commit before any LSM runs: raising an
+ * ambient capability needs it in pP, setting securebits CAP_SETPCAP.
+ * fmod_ret runs before the LSMs and can refuse the call.
+ */
+SEC("fmod_ret/security_task_prctl")
+int BPF_PROG(fcaps_ceiling_prctl, int option, unsigned long arg2, unsigned long arg3,
+	     unsigned long arg4, unsigned long arg5, int ret)
+{
+	const struct cred *cred = bpf_get_current_task_btf()->cred;
+	__u64 key = (__u64)cred;
+	struct fcaps_ceiling *c;
+
+	if (ret)
+		return ret;
+	c = bpf_map_lookup_elem(&ceilings, &key);
+	if (!c || !enforcing())
+		return 0;
+	if (option == PR_CAP_AMBIENT && arg2 == PR_CAP_AMBIENT_RAISE &&
+	    arg3 <= FCAPS_LAST_CAP && !((c->pp >> arg3) & 1))
+		return -EPERM;
+	if (option == PR_SET_SECUREBITS && !((c->pe >> CAP_SETPCAP) & 1))
+		return -EPERM;
 	return 0;
 }
 
@@ -181,8 +235,8 @@ int BPF_PROG(fcaps_ceiling_ptrace, struct task_struct *child, unsigned int mode,
 {
 	const struct cred *cred = bpf_get_current_task_btf()->cred;
 	const struct cred *tcred = child->real_cred;
-	__u64 key = (__u64)cred, mine, eff;
-	struct fcaps_ceiling *c;
+	__u64 key = (__u64)cred, tkey = (__u64)tcred, mine, eff, theirs;
+	struct fcaps_ceiling *c, *tc;
 
 	if (ret)
 		return ret;
@@ -191,7 +245,12 @@ int BPF_PROG(fcaps_ceiling_ptrace, struct task_struct *child, unsigned int mode,
 		return 0;
 	eff = fcaps_cap64(cred->cap_effective) & c->pe;
 	mine = mode & PTRACE_MODE_FSCREDS ? eff : fcaps_cap64(cred->cap_permitted) & c->pp;
-	if (!(fcaps_cap64(tcred->cap_permitted) & ~mine) || (eff >> CAP_SYS_PTRACE) & 1)
+	/* a capped tracee's pP on the kernel path is its capped one */
+	theirs = fcaps_cap64(tcred->cap_permitted);
+	tc = bpf_map_lookup_elem(&ceilings, &tkey);
+	if (tc)
+		theirs &= tc->pp;
+	if (!(theirs & ~mine) || (eff >> CAP_SYS_PTRACE) & 1)
 		return 0;
 	return -EPERM;
 }

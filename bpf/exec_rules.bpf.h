@@ -9,10 +9,19 @@
 
 #include "fcaps.bpf.h"
 
+/*
+ * The old credentials' sets an exec starts from: the live ones, or under a
+ * ceiling (ceiling.bpf.c) what the kernel path would have left them.
+ */
+struct fcaps_old_sets {
+	__u64 pe, pp, pa;
+};
+
 /* The unsafe-exec downgrade, as 6.1's bprm_unsafe path does it. */
 static __always_inline void downgrade(struct linux_binprm *bprm,
 				      struct task_struct *task,
 				      const struct cred *old,
+				      const struct fcaps_old_sets *o,
 				      struct fcaps_decision *d)
 {
 	const struct cred *tracer = task->ptracer_cred;
@@ -23,7 +32,7 @@ static __always_inline void downgrade(struct linux_binprm *bprm,
 		return;
 	if (!((bprm->unsafe & ~LSM_UNSAFE_PTRACE) || !tracer_capable))
 		return;
-	if (!fcaps_has_cap(old->cap_effective, CAP_SETUID) ||
+	if (!((o->pe >> CAP_SETUID) & 1) ||
 	    (bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS)) {
 		d->euid = d->uid;
 		d->egid = d->gid;
@@ -35,6 +44,7 @@ static __always_inline void downgrade(struct linux_binprm *bprm,
 static __always_inline void legacy_rules(struct linux_binprm *bprm,
 					 struct task_struct *task,
 					 const struct cred *old,
+					 const struct fcaps_old_sets *o,
 					 const struct fcaps_sets *f,
 					 struct fcaps_decision *d)
 {
@@ -43,7 +53,7 @@ static __always_inline void legacy_rules(struct linux_binprm *bprm,
 	d->fp = f->permitted;
 	d->fi = f->inheritable;
 	d->pp = (f->permitted & d->bset) | (f->inheritable & d->pi);
-	downgrade(bprm, task, old, d);
+	downgrade(bprm, task, old, o, d);
 #ifdef FCAPS_PLANT_IGNORE_FE
 	d->pe = d->pp;
 #else
@@ -57,6 +67,7 @@ static __always_inline void legacy_rules(struct linux_binprm *bprm,
 static __always_inline void rules_61(struct linux_binprm *bprm,
 				     struct task_struct *task,
 				     const struct cred *old,
+				     const struct fcaps_old_sets *o,
 				     const struct fcaps_policy_value *pol,
 				     struct fcaps_decision *d)
 {
@@ -90,21 +101,30 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 		if (d->euid == 0)
 			effective = 1;
 	}
-	d->pa = has_fcap || d->setid ? 0 : fcaps_cap64(old->cap_ambient);
-	downgrade(bprm, task, old, d);
+	d->pa = has_fcap || d->setid ? 0 : o->pa;
+	downgrade(bprm, task, old, o, d);
 	d->pp |= d->pa;
 	d->pe = effective ? d->pp : d->pa;
 	d->secureexec = d->setid ||
 		(d->uid != 0 && (effective || (d->pp & ~d->pa)));
 }
 
-/* The decision for an exec whose credentials come from @file. */
-static __always_inline void decide(struct linux_binprm *bprm, struct file *file,
-				   const struct fcaps_config *cfg,
-				   struct fcaps_decision *d)
+/*
+ * The decision for an exec whose credentials come from @file, from the
+ * live old sets or, with @ceiling, the sets the kernel path would have.
+ */
+static __always_inline void decide_from(struct linux_binprm *bprm, struct file *file,
+					const struct fcaps_config *cfg,
+					const struct fcaps_ceiling *ceiling,
+					struct fcaps_decision *d)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	const struct cred *old = task->cred;
+	struct fcaps_old_sets o = {
+		.pe = fcaps_cap64(old->cap_effective),
+		.pp = fcaps_cap64(old->cap_permitted),
+		.pa = fcaps_cap64(old->cap_ambient),
+	};
 	struct inode *inode = file->f_inode;
 	struct fcaps_file_key key = {};
 	struct fcaps_policy_value *pol;
@@ -121,7 +141,12 @@ static __always_inline void decide(struct linux_binprm *bprm, struct file *file,
 	d->unsafe = bprm->unsafe;
 	d->old_euid = old->euid.val;
 	d->old_egid = old->egid.val;
-	d->old_pp = fcaps_cap64(old->cap_permitted);
+	if (ceiling) {
+		o.pe &= ceiling->pe;
+		o.pp &= ceiling->pp;
+		o.pa &= ceiling->pa;
+	}
+	d->old_pp = o.pp;
 	d->bset = fcaps_cap64(old->cap_bset);
 	d->pi = fcaps_cap64(old->cap_inheritable);
 	d->securebits = old->securebits & ~(1 << SECURE_KEEP_CAPS);
@@ -154,14 +179,21 @@ static __always_inline void decide(struct linux_binprm *bprm, struct file *file,
 			d->ret = -EPERM;
 			return;
 		}
-		legacy_rules(bprm, task, old, &f, d);
+		legacy_rules(bprm, task, old, &o, &f, d);
 	} else {
 		/* a legacy value that does not apply is as if absent */
-		rules_61(bprm, task, old, legacy ? NULL : pol, d);
+		rules_61(bprm, task, old, &o, legacy ? NULL : pol, d);
 	}
 	d->suid = d->euid;
 	/* recorded as the kernel's tracepoint can see it: after the downgrade */
 	d->setid = d->euid != d->uid || d->egid != d->gid;
+}
+
+static __always_inline void decide(struct linux_binprm *bprm, struct file *file,
+				   const struct fcaps_config *cfg,
+				   struct fcaps_decision *d)
+{
+	decide_from(bprm, file, cfg, NULL, d);
 }
 
 /* The file the credentials come from: binfmt_misc 'C' takes the binary's. */

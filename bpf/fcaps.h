@@ -86,6 +86,7 @@ enum fcaps_form {
 struct fcaps_ceiling {
 	__u64 pe;			/* capable() refuses anything else */
 	__u64 pp;
+	__u64 pa;			/* what the kernel path's pA would be */
 };
 
 /* policy: a file, as the kernel names it (s_dev encoding, not st_dev) */

@@ -245,11 +245,12 @@ int cmd_load(int argc, char **argv)
 		{ "scan", required_argument, NULL, 's' },
 		{ "record", required_argument, NULL, 'r' },
 		{ "policy-max", required_argument, NULL, 'P' },
+		{ "ceiling-max", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = STAGING_DIR);
-	unsigned long policy_max = 0;
+	unsigned long policy_max = 0, ceiling_max = 0;
 	char *end;
 	struct fcaps_config cfg = { .mode = FCAPS_MODE_SHADOW, .exec = 1, .kill = 1 };
 	struct bpf_link *links[MAX_LINKS] = {};
@@ -260,7 +261,7 @@ int cmd_load(int argc, char **argv)
 	size_t nlinks = 0, nscans = 0;
 	__u32 zero = 0;
 
-	while ((c = getopt_long(argc, argv, "m:p:s:r:P:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:p:s:r:P:C:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_mode(optarg, &cfg.mode))
@@ -279,13 +280,18 @@ int cmd_load(int argc, char **argv)
 					     "--record is all, denied or none, not '%s'", optarg);
 			break;
 		case 'P':
+		case 'C': {
+			unsigned long limit = c == 'P' ? FCAPS_MAX_POLICY : FCAPS_MAX_CEILINGS;
+			unsigned long *n = c == 'P' ? &policy_max : &ceiling_max;
+			const char *name = c == 'P' ? "--policy-max" : "--ceiling-max";
+
 			errno = 0;
-			policy_max = strtoul(optarg, &end, 10);
-			if (errno || *end || !*optarg || optarg[0] == '-' || !policy_max ||
-			    policy_max > FCAPS_MAX_POLICY)
-				return usage("load", "[--policy-max N] ...", "--policy-max is 1 to %u, "
-					     "not '%s'", FCAPS_MAX_POLICY, optarg);
+			*n = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || !*n || *n > limit)
+				return usage("load", "[--policy-max N] [--ceiling-max N] ...",
+					     "%s is 1 to %lu, not '%s'", name, limit, optarg);
 			break;
+		}
 		case 's':
 			if (nscans == 16)
 				return usage("load", "[--scan DIR]...", "%s", "at most 16 --scan");
@@ -294,14 +300,17 @@ int cmd_load(int argc, char **argv)
 		case 'h':
 			printf("usage: fcapsctl load [--mode enforce|shadow] [--record all|denied|none]\n"
 			       "                     [--policy FILE]... [--scan DIR]... [--policy-max N]\n"
+			       "                     [--ceiling-max N]\n"
 			       "Load and attach the fcaps BPF programs, pinned under %s.\n"
 			       "The policy comes from the files and the scanned trees; a bad line\n"
 			       "loads nothing. The default mode is shadow (record, allow). Enforce\n"
 			       "needs the bpf LSM active (%s). --record chooses which decisions\n"
 			       "are kept in the decisions map (all by default). --policy-max sizes\n"
 			       "the policy map (%u entries by default); a value written once it is\n"
-			       "full is lost, and 'status' says so.\n", FCAPS_PIN_DIR, LSM_LIST,
-			       FCAPS_MAX_POLICY);
+			       "full is lost, and 'status' says so. --ceiling-max sizes the map of\n"
+			       "capped credentials (%u): an exec or a fork that would need one more\n"
+			       "fails with ENOMEM.\n", FCAPS_PIN_DIR, LSM_LIST,
+			       FCAPS_MAX_POLICY, FCAPS_MAX_CEILINGS);
 			return 0;
 		default:
 			return 2;
@@ -359,8 +368,9 @@ int cmd_load(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_kill, tracepoints);
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_sched, tracepoints);
 	skel->rodata->lsm_runs_cap_xattr = skipcap;
-	if (policy_max && bpf_map__set_max_entries(skel->maps.policy, policy_max)) {
-		fail("load", "sizing the policy map to %lu entries: %s", policy_max, strerror(errno));
+	if ((policy_max && bpf_map__set_max_entries(skel->maps.policy, policy_max)) ||
+	    (ceiling_max && bpf_map__set_max_entries(skel->maps.ceilings, ceiling_max))) {
+		fail("load", "sizing the policy and ceilings maps: %s", strerror(errno));
 		goto err;
 	}
 	fault_point("open");

@@ -45,6 +45,10 @@ done <<ROWS
 2|--record is all, denied or none|load --record bogus
 2|unrecognized option|load --bogus
 2|unexpected argument 'extra'|load extra
+2|--policy-max is 1 to|load --policy-max 0
+2|--policy-max is 1 to|load --policy-max 12x
+2|--ceiling-max is 1 to|load --ceiling-max -1
+2|--ceiling-max is 1 to|load --ceiling-max 99999999999
 1|already loaded|load
 1|No such file or directory|load --policy /nonexistent
 1|not a regular file|load --policy $T/dir

@@ -13,6 +13,11 @@
  *                     start a thread, then tgkill it with SIG from the main
  *                     thread, which first empties its own sets with drop:
  *                     status, then tid=N kill=0|-1 [errno=N] delivered=0|1
+ *   ambient CAP       add CAP to pI with capset, then raise it in pA:
+ *                     ambient=0 or ambient=-1 errno=N
+ *   securebits HEX    PR_SET_SECUREBITS: securebits_set=0 or -1 errno=N
+ *   exec FILE [ARG]...
+ *                     execv FILE (after the options: --nnp first, say)
  *   status ... battery VICTIM ROOT
  *   battery VICTIM ROOT
  *                     status, the capability battery (battery.h) as
@@ -26,6 +31,7 @@
  *   --userns          unshare the user namespace, mapping 0 to our euid and
  *                     egid (unshare -Ur); status then reports ids in it
  *   --eff HEX         set the effective set to HEX (within the permitted)
+ *   --nnp             PR_SET_NO_NEW_PRIVS
  *   --status          print status before the subcommand's own report
  * The status line: pid ruid euid rgid egid Eff Prm Inh Amb secure
  * securebits (PR_GET_SECUREBITS).
@@ -221,6 +227,19 @@ static int raise_effective(void)
 	return syscall(SYS_capset, &hdr, d);
 }
 
+static int do_ambient(int cap)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+
+	if (syscall(SYS_capget, &hdr, d))
+		return -1;
+	d[cap / 32].inheritable |= 1U << (cap % 32);
+	if (syscall(SYS_capset, &hdr, d))
+		return -1;
+	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0);
+}
+
 static int do_battery(pid_t victim, pid_t root)
 {
 	print_status();
@@ -336,6 +355,11 @@ int main(int argc, char **argv)
 				printf("userns_errno=%d userns_step=%d\n", errno, step);
 				return 1;
 			}
+		} else if (!strcmp(argv[1], "--nnp")) {
+			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
+				printf("nnp_errno=%d\n", errno);
+				return 1;
+			}
 		} else if (!strcmp(argv[1], "--eff") && argc > 2) {
 			if (set_effective(strtoull(argv[2], NULL, 16))) {
 				printf("capset_errno=%d\n", errno);
@@ -368,14 +392,23 @@ int main(int argc, char **argv)
 		return do_sigchld();
 	} else if (!strcmp(cmd, "xinit") && argc == 3) {
 		return do_xinit(argv[2]);
+	} else if (!strcmp(cmd, "ambient") && argc == 3) {
+		report("ambient", do_ambient(atoi(argv[2])));
+	} else if (!strcmp(cmd, "securebits") && argc == 3) {
+		report("securebits_set", prctl(PR_SET_SECUREBITS, strtoul(argv[2], NULL, 16), 0, 0, 0));
+	} else if (!strcmp(cmd, "exec") && argc >= 3) {
+		execv(argv[2], argv + 2);
+		printf("exec_errno=%d\n", errno);
+		return 1;
 	} else if (!strcmp(cmd, "battery") && argc == 4) {
 		return do_battery(atoi(argv[2]), atoi(argv[3]));
 	} else if (!strcmp(cmd, "thread") && argc == 4) {
 		return do_thread(atoi(argv[2]), !strcmp(argv[3], "drop"));
 	} else {
-		fprintf(stderr, "usage: fcaps_probe [--setsid] [--userns] [--eff HEX] [--status] "
+		fprintf(stderr, "usage: fcaps_probe [--setsid] [--userns] [--nnp] [--eff HEX] [--status] "
 			"status|pause|kill PID SIG|sched PID nice|sched|ioprio|sigchld|"
-			"xinit FILE|thread SIG drop|keep|battery VICTIM ROOT\n");
+			"xinit FILE|thread SIG drop|keep|battery VICTIM ROOT|ambient CAP|"
+			"securebits HEX|exec FILE [ARG]...\n");
 		return 2;
 	}
 	return 0;

@@ -250,6 +250,18 @@ ceiling)
 	nsops() { fields bat_chroot bat_sethostname bat_settime -- $H/c/probe_ns --userns battery $$ 1; }
 	check_out "kernel: a capped root process in a new user namespace: chroot there, not sethostname or settime" \
 		"1 0 0" nsops
+	# what a capped root process passes on: an exec under no_new_privs stays
+	# within its sets; it cannot raise an ambient capability or set
+	# securebits without having the capability
+	P=/usr/local/bin/fcaps_probe
+	chain() { fields bat_chroot bat_sethostname -- $H/c/probe_ns $1 exec $P battery $$ 1; }
+	later() {
+		echo "$(chain --nnp | tr ' ' /) $(chain --status | tr ' ' /)" \
+			"$(fields ambient errno -- $H/c/probe_ns ambient 21 | tr ' ' /)" \
+			"$(fields securebits_set errno -- $H/c/probe_ns securebits 10 | tr ' ' /)"
+	}
+	check_out "kernel: capped root execs a plain file: under nnp capped (0/0), else root (1/1); no ambient sys_admin, no securebits" \
+		"0/0 1/1 -1/1 -1/1" later
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	check_out "no rules at all: root keeps everything" "ok ok ok" ops raw
 	check "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
@@ -258,6 +270,21 @@ ceiling)
 	check_out "BPF ceiling: the same grants as the kernel" "ok EPERM ok" ops admin
 	check_out "BPF ceiling: not carried into a new user namespace, kept over the initial one" \
 		"1 0 0" nsops
+	check_out "BPF ceiling: the same across an exec, for ambient and for securebits" \
+		"0/0 1/1 -1/1 -1/1" later
+	fcapsctl unload >/dev/null
+	# a full map of ceilings refuses the exec that needs one (fail closed)
+	check "BPF enforce with room for two ceilings" \
+		fcapsctl load --mode enforce --ceiling-max 2 --scan $H/c
+	$H/c/probe_ns pause > /dev/null & s1=$!
+	$H/c/probe_ns pause > /dev/null & s2=$!
+	sleep 0.5
+	out=$($H/c/probe_ns status 2>&1)
+	check "a third capped exec fails rather than run uncapped" sh -c "! echo '$out' | grep -q Eff"
+	check_contains "... with ENOMEM" "memory" "$out"
+	kill $s1 $s2; wait $s1 $s2 2>/dev/null
+	check_out "... and runs, capped, once the others are gone" "0" \
+		sh -c "sleep 0.5; $H/c/probe_ns battery $$ 1 | tr ' ' '\n' | sed -n 's/^bat_sethostname=//p'"
 	check_out "no credentials keep a ceiling once their processes are gone" "0" \
 		sh -c "sleep 0.5; fcapsctl status --json | sed 's/.*\"ceilings\":\([0-9]*\).*/\1/'"
 	check_out "root's own shell is untouched" "ok" sh -c "hostname fcaps && echo ok"
