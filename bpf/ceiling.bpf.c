@@ -98,8 +98,10 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 	c = NULL;
 #endif
 	if (!c) {
-		/* nothing left at this address may cap the new credentials */
-		bpf_map_delete_elem(&ceilings, &nkey);
+		/* nothing left at this address may cap the new credentials (a
+		 * lookup first: it takes no lock, and there is nearly never one) */
+		if (bpf_map_lookup_elem(&ceilings, &nkey))
+			bpf_map_delete_elem(&ceilings, &nkey);
 		return 0;
 	}
 	if (bpf_map_update_elem(&ceilings, &nkey, c, BPF_ANY))
@@ -129,7 +131,9 @@ int BPF_PROG(fcaps_ceiling_free, struct cred *cred)
 {
 	__u64 key = (__u64)cred;
 
-	bpf_map_delete_elem(&ceilings, &key);
+	/* most credentials never had one: a lookup takes no lock */
+	if (bpf_map_lookup_elem(&ceilings, &key))
+		bpf_map_delete_elem(&ceilings, &key);
 	return 0;
 }
 

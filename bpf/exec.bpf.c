@@ -15,10 +15,13 @@
 SEC("lsm/bprm_creds_for_exec")
 int BPF_PROG(fcaps_exec_begin, struct linux_binprm *bprm, int ret)
 {
-	struct fcaps_inflight *in = fcaps_inflight(bpf_get_current_task_btf());
 	struct fcaps_config *cfg = fcaps_config();
+	struct fcaps_inflight *in;
 
-	if (in && cfg && cfg->record != FCAPS_RECORD_NONE)
+	if (!cfg || cfg->record == FCAPS_RECORD_NONE)
+		return ret;
+	in = fcaps_inflight(bpf_get_current_task_btf());
+	if (in)
 		in->exec_seq = fcaps_new_seq();
 	return ret;
 }
@@ -34,13 +37,19 @@ int BPF_PROG(fcaps_exec_check, struct linux_binprm *bprm, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fcaps_config *cfg = fcaps_config();
-	struct fcaps_inflight *in = fcaps_inflight(task);
 	struct fcaps_decision d = {};
-	struct file *file = creds_file(bprm);
+	struct fcaps_inflight *in;
+	struct file *file;
 	int err;
 
-	if (!cfg || !file || cfg->record == FCAPS_RECORD_NONE)
+	/* nothing to record: not even the in-flight slot (created on first
+	 * use, an allocation in every new process) */
+	if (!cfg || cfg->record == FCAPS_RECORD_NONE)
 		return ret;
+	file = creds_file(bprm);
+	if (!file)
+		return ret;
+	in = fcaps_inflight(task);
 	d.seq = in ? in->exec_seq : 0;
 	if (!d.seq) {
 		d.seq = fcaps_new_seq();
