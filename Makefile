@@ -140,11 +140,13 @@ $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c 
 	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
 SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h \
-	tests/guest/catalogue.h tests/guest/battery.h tests/lib/fcaps_values.h bpf/fcaps.h
+	tests/guest/catalogue.h tests/guest/battery.h tests/guest/report.c tests/guest/report.h \
+	tests/lib/fcaps_values.h bpf/fcaps.h
 $(BUILD)/guest-bin/fcaps_scenarios $(BUILD)/guest-bin/fcaps_workload: \
 		$(BUILD)/guest-bin/%: tests/guest/%.c $(SCENARIO_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/guest $< tests/guest/scenario.c -o $@ $(STATIC_LIBS)
+	$(CC) $(CFLAGS) -Itests/guest $< tests/guest/scenario.c tests/guest/report.c -o $@ \
+		$(STATIC_LIBS)
 
 # Legacy values written raw and offline, malformed ones included.
 $(BUILD)/test/fcaps.ext4: tests/lib/mkimage $(BUILD)/guest-bin/fcaps_probe \
@@ -170,9 +172,10 @@ shell: all
 test: all $(PLANTED) $(KSTAMP_PLANTED)
 	tests/run
 
-$(BUILD)/guest-bin/fcaps_stress: tests/guest/fcaps_stress.c bpf/fcaps.h
+$(BUILD)/guest-bin/fcaps_stress: tests/guest/fcaps_stress.c tests/guest/report.c \
+		tests/guest/report.h bpf/fcaps.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static $< -o $@
+	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
 $(BUILD)/guest-bin/floor: tests/guest/floor.c $(BUILD)/floor.skel.h
 	@mkdir -p $(@D)
@@ -186,9 +189,10 @@ $(BUILD)/guest-bin/fcaps_bench: tests/guest/fcaps_bench.c bpf/fcaps.h | deps
 bench: all
 	tests/bench/run
 
-$(BUILD)/guest-bin/fcaps_sweep: tests/guest/fcaps_sweep.c
+$(BUILD)/guest-bin/fcaps_sweep: tests/guest/fcaps_sweep.c tests/guest/report.c \
+		tests/guest/report.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static $< -o $@
+	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
 FUZZ_SECONDS ?= 600
 # libFuzzer targets on the formats, the policy parser and capability text

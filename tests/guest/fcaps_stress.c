@@ -52,6 +52,7 @@
 #include <linux/capability.h>
 #include <linux/types.h>
 #include "fcaps.h"
+#include "report.h"
 
 #define FCAPSCTL	"/usr/local/bin/fcapsctl"
 #define NICE		5	/* every setpriority() sets this: never lower
@@ -573,20 +574,6 @@ static struct ev *evs;
 static size_t nevs;
 static struct target tg[NTARGETS];
 static struct { __u32 dev; __u64 ino; int initial; } fl[NFILES];
-static int passed, failed;
-
-static void result(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	ok ? passed++ : failed++;
-}
 
 /* print at most a few examples of a failed check */
 static int shown;
@@ -911,7 +898,7 @@ static void account(void)
 			changes[e->file][nchanges[e->file]++] = e;
 		}
 	}
-	result(!bad, "workload: every exec exited 0, every kill/setpriority refused before the "
+	check(!bad, "workload: every exec exited 0, every kill/setpriority refused before the "
 	       "hook got EPERM, no ESRCH, every rewrite, policy edit and mode flip succeeded "
 	       "(%ld did not)", bad);
 }
@@ -989,7 +976,7 @@ static void join(void)
 		ok &= got[h] == calls[h];
 	if (reused)
 		detail("%zu exec children's pids were reused: the join by pid is void", reused);
-	result(ok && !reused, "counts: exec %ld records for %ld execve(); kill %ld for %ld calls "
+	check(ok && !reused, "counts: exec %ld records for %ld execve(); kill %ld for %ld calls "
 	       "that reached the hook (%ld refused by the uid check before it: none recorded); "
 	       "setnice %ld for %ld (%ld refused before it); no other hook recorded for the "
 	       "workers", got[FCAPS_HOOK_EXEC], calls[FCAPS_HOOK_EXEC], got[FCAPS_HOOK_KILL],
@@ -1032,9 +1019,9 @@ static void check_execs(void)
 		if (vb != vk)
 			files[f].kind == REWRITTEN ? div_r++ : div_e++;
 	}
-	result(ok, "exec: every BPF and kernel record is of the file executed and carries a value "
+	check(ok, "exec: every BPF and kernel record is of the file executed and carries a value "
 	       "it held during the exec, with the credentials SEMANTICS 2 gives");
-	result(div_r <= rw_ok, "exec: kernel and BPF saw different values of a rewritten file "
+	check(div_r <= rw_ok, "exec: kernel and BPF saw different values of a rewritten file "
 	       "%ld times (<= %ld rewrites); of a policy-edited file %ld times (BPF between "
 	       "'policy del' and 'add')", div_r, rw_ok, div_e);
 }
@@ -1087,13 +1074,13 @@ static void check_pairs(char type)
 			show_rec("bpf", e->bpf);
 		}
 	}
-	result(ok_rule, "%s: every record's ret is SEMANTICS %d applied to its pp, target_pp, pe, "
+	check(ok_rule, "%s: every record's ret is SEMANTICS %d applied to its pp, target_pp, pe, "
 	       "same_userns, cap_in_target_ns, which are the processes' own (%ld of %ld denied)",
 	       name, type == 'K' ? 3 : 4, denied, got[type == 'K' ? FCAPS_HOOK_KILL :
 						     FCAPS_HOOK_SETNICE]);
-	result(ok_k, "%s: the kernel's record agrees with BPF's wherever the kernel's hook ran "
+	check(ok_k, "%s: the kernel's record agrees with BPF's wherever the kernel's hook ran "
 	       "(%ld refused by BPF in enforce mode, so no kernel record)", name, no_kernel);
-	result(ok_seen, "%s: every result the workers saw is the recorded decision", name);
+	check(ok_seen, "%s: every result the workers saw is the recorded decision", name);
 }
 
 static int cmd_check(int argc, char **argv)
@@ -1116,7 +1103,7 @@ static int cmd_check(int argc, char **argv)
 		err_sum += errors[h];
 	printf("decisions map: %ld of %d entries (%.1f%%), kdecisions %ld\n", fill,
 	       FCAPS_MAX_DECISIONS, 100.0 * fill / FCAPS_MAX_DECISIONS, kfill);
-	result(err_sum == 0 && fill < FCAPS_MAX_DECISIONS && (size_t)fill <= nb,
+	check(err_sum == 0 && fill < FCAPS_MAX_DECISIONS && (size_t)fill <= nb,
 	       "no record lost: counters.errors is 0 for every hook (sum %llu), the map is "
 	       "not full and its %ld records were read (%zu, with those made since)",
 	       (unsigned long long)err_sum, fill, nb);
@@ -1126,7 +1113,7 @@ static int cmd_check(int argc, char **argv)
 	check_pairs('K');
 	check_pairs('N');
 	/* xattr: no record, but the sync program counts every change */
-	result(seen[FCAPS_HOOK_XATTR] == (__u64)rw_ok && seen[FCAPS_HOOK_XATTR_GUARD] == (__u64)n_rw,
+	check(seen[FCAPS_HOOK_XATTR] == (__u64)rw_ok && seen[FCAPS_HOOK_XATTR_GUARD] == (__u64)n_rw,
 	       "xattr: counters.xattr.seen %llu == %ld successful rewrites; xattr_guard.seen %llu "
 	       "== %ld attempts", (unsigned long long)seen[FCAPS_HOOK_XATTR], rw_ok,
 	       (unsigned long long)seen[FCAPS_HOOK_XATTR_GUARD], n_rw);
@@ -1139,8 +1126,7 @@ static int cmd_check(int argc, char **argv)
 	printf("totals: execs=%ld signals=%ld (%ld reached the hook) sched=%ld (%ld) rewrites=%ld "
 	       "policy_edits=%ld mode_flips=%ld\n", n_exec, n_kill, calls[FCAPS_HOOK_KILL],
 	       n_nice, calls[FCAPS_HOOK_SETNICE], n_rw, n_edit, n_flip);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return finish();
 }
 
 int main(int argc, char **argv)

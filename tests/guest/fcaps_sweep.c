@@ -21,7 +21,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
+#include "report.h"
 
 #define MAXV 64
 #define NOT_RUN 1000		/* no result (yet) */
@@ -54,28 +54,11 @@ struct value {
 };
 
 static struct value *vals;
-static int nvals, passed, failed, bpf_ran;
+static int nvals, bpf_ran;
 static char kinds[16][8];	/* in the manifest's order */
 static int nkinds;
 static char dir[4096];
 
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	ok ? passed++ : failed++;
-}
-
-static int finish(void)
-{
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
-}
 
 static int unhex(const char *s, unsigned char *out, int max)
 {

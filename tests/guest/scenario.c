@@ -5,7 +5,6 @@
 #include <grp.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,42 +18,6 @@
 #include <bpf/bpf.h>
 #include "fcaps.h"
 #include "scenario.h"
-
-static int passed, failed, skipped;
-
-void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	ok ? passed++ : failed++;
-}
-
-void skip(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("SKIP: ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	skipped++;
-}
-
-int finish(void)
-{
-	if (skipped)
-		printf("%d skipped\n", skipped);
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
-}
 
 static void die(const char *what)
 {

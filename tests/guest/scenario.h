@@ -109,9 +109,6 @@ int find_decision_to(__u32 hook, __u32 pid, __u32 target, struct fcaps_decision 
 /* Set the BPF side's switches (the loaded fcaps config map); 0 or -1. */
 int bpf_switches(__u32 exec, __u32 kill, __u32 nosuid_ignore);
 
-void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* A check that cannot run here, with the reason; counted apart. */
-void skip(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int finish(void);
+#include "report.h"
 
 #endif
