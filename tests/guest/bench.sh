@@ -31,7 +31,7 @@ IMPORT_TIMEOUT=${BENCH_IMPORT_TIMEOUT:-60}
 DIFF_EVENTS=${BENCH_DIFF_EVENTS:-200}
 MODES=${BENCH_MODES:-off kernel floor enforce-norec enforce-rec shadow}
 MICRO=${BENCH_MICRO:-exec_plain exec_v1 kill0 sigdeliver tgkill setprio capable_loop capable_ceiling}
-POLICY_SIZES=${BENCH_POLICY_SIZES:-1 10000 1000000}
+POLICY_SIZES=${BENCH_POLICY_SIZES-1 10000 1000000}
 B=/tmp/bench
 PIN=/sys/fs/bpf/fcaps
 
@@ -107,7 +107,8 @@ bin_of() { case $1 in capable_ceiling) echo $B/bin/bench_capped;; *) echo fcaps_
 
 # Batch sizes: calibrated once, with the kernel rules off and no BPF.
 switches 0
-for w in $(for m in $MICRO; do what_of "$m"; done | sort -u); do
+# exec_policy_N and the profile run exec_v1 batches whatever MICRO says
+for w in $({ for m in $MICRO; do what_of "$m"; done; echo exec_v1; } | sort -u); do
 	n=$(fcaps_bench calibrate "$TARGET" "$w" $(file_of "$w") 2>> "$log") || {
 		say "bench: calibrating $w failed"; exit 1; }
 	n=$(awk -v n="$n" -v s="$SCALE" 'BEGIN { m = int(n * s); print m < 1 ? 1 : m }')
