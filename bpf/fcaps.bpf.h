@@ -53,16 +53,19 @@ struct {
 } counters SEC(".maps") __weak;
 
 /*
- * decisions: BPF's; kdecisions: the kernel's, from its tracepoints. Not LRU:
- * a record that does not fit is not written and is counted in its hook's
- * errors, so that a loss is never silent ('fcapsctl decisions --clear'
- * makes room).
+ * decisions: BPF's; kdecisions: the kernel's, from its tracepoints. Arrays
+ * used as rings, so that a record is written in place without a helper
+ * call or a lock (a hash update cost more than the rest of a signal's
+ * program). A record whose slot still holds an older one is not written
+ * and is counted in its hook's errors, so that a loss is never silent
+ * ('fcapsctl decisions --clear' frees the slots). Mapped by the readers.
  */
 #define FCAPS_DECISION_MAP(name)					\
 	struct {							\
-		__uint(type, BPF_MAP_TYPE_HASH);			\
+		__uint(type, BPF_MAP_TYPE_ARRAY);			\
 		__uint(max_entries, FCAPS_MAX_DECISIONS);		\
-		__type(key, __u64);					\
+		__uint(map_flags, BPF_F_MMAPABLE);			\
+		__type(key, __u32);					\
 		__type(value, struct fcaps_decision);			\
 		__uint(pinning, LIBBPF_PIN_BY_NAME);			\
 	} name SEC(".maps") __weak
@@ -203,10 +206,27 @@ static __always_inline int fcaps_ns_capable(const struct cred *cred,
 	       (v == FCAPS_NS_OWN_PE && fcaps_has_cap(cred->cap_effective, cap));
 }
 
-/* Store @d as the decision of event @seq in @map; 0 or -1. */
+/*
+ * Store @d (d->seq != 0) in its slot of @map; 0, or -1 when the slot still
+ * holds an unread record of another event (an exec's own record is
+ * replaced: the interpreter's follows the script's). The seq goes last, so
+ * that a reader that sees it sees the whole record (x86 keeps stores in
+ * order; the barrier keeps the compiler from moving them).
+ */
 static __always_inline int fcaps_record(void *map, struct fcaps_decision *d)
 {
-	return bpf_map_update_elem(map, &d->seq, d, BPF_ANY) ? -1 : 0;
+	__u32 slot = FCAPS_DECISION_SLOT(d->seq);
+	struct fcaps_decision *r = bpf_map_lookup_elem(map, &slot);
+	__u64 seq = d->seq;
+
+	if (!r || (r->seq && r->seq != seq))
+		return -1;
+	d->seq = 0;
+	*r = *d;
+	d->seq = seq;
+	asm volatile("" ::: "memory");
+	r->seq = seq;
+	return 0;
 }
 
 #endif /* FCAPS_BPF_H */

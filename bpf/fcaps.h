@@ -77,7 +77,10 @@ enum fcaps_form {
 /* ---- BPF maps, pinned by name under FCAPS_PIN_DIR ---- */
 
 #define FCAPS_PIN_DIR		"/sys/fs/bpf/fcaps"
-#define FCAPS_MAX_DECISIONS	65536
+#define FCAPS_MAX_DECISIONS	65536	/* a power of two: slot = seq & (max - 1) */
+#define FCAPS_DECISION_SLOT(seq)	((__u32)((seq) & (FCAPS_MAX_DECISIONS - 1)))
+_Static_assert((FCAPS_MAX_DECISIONS & (FCAPS_MAX_DECISIONS - 1)) == 0,
+	       "the decision rings are indexed by seq masked to their size");
 #define FCAPS_MAX_POLICY	(1 << 20)	/* allocated as used */
 
 #define FCAPS_MAX_CEILINGS	65536
@@ -159,8 +162,9 @@ struct fcaps_counters {
 };
 
 /*
- * decisions[seq] (BPF) and kdecisions[seq] (the kernel's, from its
- * tracepoints): one record per event, the same seq in both. Each record
+ * decisions (BPF) and kdecisions (the kernel's, from its tracepoints): one
+ * record per event, the same seq in both, in slot FCAPS_DECISION_SLOT(seq)
+ * of an array; seq 0 marks a free slot. Each record
  * holds the decision and every input that can decide it, so that the
  * differential can compare both and tell which rule decided.
  */

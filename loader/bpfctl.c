@@ -29,6 +29,7 @@
 #include "capfile.h"
 #include "policy.h"
 #include "records.h"
+#include "ring.h"
 #include "fcaps.skel.h"
 
 #define PROGS_DIR FCAPS_PIN_DIR "/progs"
@@ -489,14 +490,22 @@ static int write_config(const struct fcaps_config *cfg)
 	return rc;
 }
 
+/* A hash map's entries, or a decision ring's occupied slots (keysz 0) */
 static long count_entries(const char *map, size_t keysz)
 {
 	char key[64], next[64];
 	int fd = map_fd(map);
+	struct ring r;
 	long n = 0;
 
 	if (fd < 0)
 		return -1;
+	if (!keysz) {
+		n = ring_open_fd(fd, &r) ? -1 : ring_count(&r);
+		ring_close(&r);
+		close(fd);
+		return n;
+	}
 	if (!bpf_map_get_next_key(fd, NULL, next))
 		do {
 			n++;
@@ -532,7 +541,7 @@ static json_object *ju64(unsigned long long v) { return json_object_new_uint64(v
 int cmd_status(int argc, char **argv)
 {
 	static const char *maps[] = { "policy", "decisions", "kdecisions", "ceilings" };
-	static const size_t keysz[] = { sizeof(struct fcaps_file_key), 8, 8, 8 };
+	static const size_t keysz[] = { sizeof(struct fcaps_file_key), 0, 0, 8 };
 	struct fcaps_counters ctr[FCAPS_NHOOKS] = {};
 	json_object *o, *progs, *fill, *counters;
 	int json = 0, fd, lsm;
@@ -673,61 +682,77 @@ static const char *hook_name_of(const char *member, __u64 v)
 	return v < FCAPS_NHOOKS ? hook_names[v] : "?";
 }
 
+#define DECISIONS_USAGE "[--json] [--clear] [--map decisions|kdecisions]"
+
 int cmd_decisions(int argc, char **argv)
 {
 	static const char *maps[] = { "decisions", "kdecisions" };
-	int json = 0, clear = 0;
+	int json = 0, clear = 0, only = -1;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json")) {
 			json = 1;
 		} else if (!strcmp(argv[i], "--clear")) {
 			clear = 1;
+		} else if (!strcmp(argv[i], "--map")) {
+			if (i + 1 == argc || (strcmp(argv[i + 1], maps[0]) &&
+					      strcmp(argv[i + 1], maps[1])))
+				return usage("decisions", DECISIONS_USAGE, "--map takes "
+					     "decisions or kdecisions, not '%s'",
+					     i + 1 < argc ? argv[i + 1] : "");
+			only = !strcmp(argv[++i], maps[1]);
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: fcapsctl decisions [--json] [--clear]\n"
-			       "Print the BPF decisions and the kernel's (kdecisions), each from\n"
-			       "the record's BTF type; --clear empties both afterwards.\n");
+			printf("usage: fcapsctl decisions " DECISIONS_USAGE "\n"
+			       "Print the BPF decisions and the kernel's (kdecisions), or those of\n"
+			       "one map, in slot order, each from the record's BTF type; --clear\n"
+			       "frees the slots of the records printed.\n");
 			return 0;
 		} else {
-			return usage("decisions", "[--json] [--clear]", "unknown argument '%s'",
+			return usage("decisions", DECISIONS_USAGE, "unknown argument '%s'",
 				     argv[i]);
 		}
 	}
 	for (int m = 0; m < 2; m++) {
 		struct fcaps_decision d;
-		struct records r;
-		__u64 key, next;
-		int fd = map_fd(maps[m]), more, err;
+		struct records rec;
+		struct ring r;
+		int fd, err;
 
+		if (only >= 0 && m != only)
+			continue;
+		fd = map_fd(maps[m]);
 		if (fd < 0)
 			return 1;
-		err = records_open(fd, &r);
+		err = records_open(fd, &rec);
 		if (err) {
 			close(fd);
 			return fail("decisions", "reading the BTF type of %s: %s", maps[m],
 				    strerror(-err));
 		}
-		for (more = !bpf_map_get_next_key(fd, NULL, &next); more;) {
-			key = next;
-			more = !bpf_map_get_next_key(fd, &key, &next);
-			if (!bpf_map_lookup_elem(fd, &key, &d)) {
-				if (json) {
-					json_object *o = json_object_new_object();
+		err = ring_open_fd(fd, &r);
+		close(fd);
+		if (err) {
+			records_close(&rec);
+			return fail("decisions", "mapping %s: %s", maps[m], strerror(-err));
+		}
+		for (__u32 i = 0; i < FCAPS_MAX_DECISIONS; i++) {
+			if (!ring_read(&r, i, &d))
+				continue;
+			if (json) {
+				json_object *o = json_object_new_object();
 
-					json_object_object_add(o, "map",
-							       json_object_new_string(maps[m]));
-					records_add_json(&r, &d, hook_name_of, o);
-					json_print(o);
-				} else {
-					printf("%-10s ", maps[m]);
-					records_print_text(&r, &d);
-				}
+				json_object_object_add(o, "map", json_object_new_string(maps[m]));
+				records_add_json(&rec, &d, hook_name_of, o);
+				json_print(o);
+			} else {
+				printf("%-10s ", maps[m]);
+				records_print_text(&rec, &d);
 			}
 			if (clear)
-				bpf_map_delete_elem(fd, &key);
+				ring_free(&r, i, d.seq);
 		}
-		records_close(&r);
-		close(fd);
+		ring_close(&r);
+		records_close(&rec);
 	}
 	return 0;
 }

@@ -63,7 +63,7 @@ static const struct command commands[] = {
 	{ "status", cmd_status, "[--json]", "mode, switches, programs, maps, counters" },
 	{ "mode", cmd_mode, "enforce|shadow", "return decisions, or only record them" },
 	{ "set", cmd_set, "exec=0|1 kill=0|1 nosuid_ignore=0|1", "the BPF switches" },
-	{ "decisions", cmd_decisions, "[--json] [--clear]", "BPF and kernel decision records" },
+	{ "decisions", cmd_decisions, "[--json] [--clear] [--map M]", "BPF and kernel decision records" },
 	{ "policy", cmd_policy, "import|scan|add|del|list ...", "the BPF policy map" },
 };
 

@@ -147,8 +147,8 @@ def reproduce(meta, name):
 # ---------------------------------------------------------------- shadow
 def shadow(run, rep):
     p = lambda n: os.path.join(run, n)  # noqa: E731
-    bpf = load_map(p("shadow-bpf.json"), "BPF decision dump (shadow-bpf.json)")
-    kern_all = load_map(p("shadow-kernel.json"), "kernel decision dump (shadow-kernel.json)")
+    bpf = load_map(p("shadow-bpf.json"), "decisions", "BPF decision dump (shadow-bpf.json)")
+    kern_all = load_map(p("shadow-kernel.json"), "kdecisions", "kernel decision dump (shadow-kernel.json)")
     events = load_events(p("shadow-events.jsonl"), "shadow workload output")
     check_event_set(events, rep.meta, "shadow")
     dumpers = read_pids(run, ["shadow-bpfdump.pid", "shadow-kdump.pid"])
@@ -259,7 +259,7 @@ def swap(run, rep):
     bev = load_events(p("swap-bpf.jsonl"), "swap workload output, BPF run")
     check_event_set(kev, rep.meta, "swap (kernel run)")
     check_event_set(bev, rep.meta, "swap (BPF run)")
-    recs = load_map(p("swap-bpf.json"), "BPF decision dump (swap-bpf.json)")
+    recs = load_map(p("swap-bpf.json"), "decisions", "BPF decision dump (swap-bpf.json)")
     rep.harness += check_bookkeeping(run, "swap", {"decisions": recs})
     win = Windows(bev, recs, {}, read_pids(run, ["swap-bpfdump.pid"]), "swap")
     rep.harness += win.mismatches("swap")

@@ -48,29 +48,32 @@ def load_json(path, what):
         raise HarnessError("%s is not valid JSON (truncated?): %s: %s" % (what, path, e))
 
 
-def load_map(path, what="decision map dump"):
-    """A `bpftool -j map dump` of a decision map: {seq: record}."""
-    entries = load_json(path, what)
-    if not isinstance(entries, list):
-        raise HarnessError("%s is not a bpftool map dump (a JSON list): %s" % (what, path))
+def load_map(path, name, what="decision map dump"):
+    """`fcapsctl decisions --json --map NAME`, a record a line: {seq: record}."""
+    text = read_text(path, what)
+    if not text.endswith("\n"):
+        raise HarnessError("%s is not valid JSON lines (truncated?): %s" % (what, path))
     out = {}
-    for n, e in enumerate(entries):
-        fmt = e.get("formatted") if isinstance(e, dict) else None
-        if not isinstance(fmt, dict) or not isinstance(fmt.get("value"), dict):
-            raise HarnessError("%s entry %d has no BTF-formatted key and value: %s"
-                               % (what, n, path))
-        seq, rec = fmt.get("key"), fmt["value"]
-        if not isinstance(seq, int) or not isinstance(rec.get("hook"), int) \
+    for n, line in enumerate(text.splitlines(), 1):
+        try:
+            rec = json.loads(line)
+        except ValueError as e:
+            raise HarnessError("%s line %d is not valid JSON (truncated?): %s: %s"
+                               % (what, n, path, e))
+        if not isinstance(rec, dict) or rec.pop("map", None) != name:
+            raise HarnessError("%s line %d is not a record of map %s: %s" % (what, n, name, path))
+        if rec.get("hook") in HOOKS:
+            rec["hook"] = HOOKS.index(rec["hook"])
+        seq = rec.get("seq")
+        if not isinstance(seq, int) or seq <= 0 or not isinstance(rec.get("hook"), int) \
                 or not isinstance(rec.get("pid"), int):
-            raise HarnessError("%s entry %d lacks a seq, hook or pid: %s" % (what, n, path))
+            raise HarnessError("%s line %d lacks a seq, hook or pid: %s" % (what, n, path))
         bad = sorted(f for f, v in rec.items() if not isinstance(v, int) or isinstance(v, bool))
         if bad:
-            raise HarnessError("%s entry %d (seq %s): %s not a number: %s"
+            raise HarnessError("%s line %d (seq %s): %s not a number: %s"
                                % (what, n, seq, ", ".join(bad), path))
         if seq in out:
             raise HarnessError("duplicate seq %d in %s" % (seq, path))
-        if rec.get("seq", seq) != seq:
-            raise HarnessError("%s entry %d: key %d but record seq %s" % (what, n, seq, rec.get("seq")))
         out[seq] = rec
     return out
 

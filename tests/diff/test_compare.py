@@ -21,6 +21,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from battery import OPS as BATTERY  # noqa: E402
+from diffdata import HOOKS  # noqa: E402
 COMPARE = os.path.join(HERE, "compare.py")
 EXPECTED = os.path.join(HERE, "expected.txt")
 
@@ -211,9 +212,11 @@ def battery(eff, prm):
     return out
 
 
-def dump(records):
-    return [{"key": ["%#04x" % (q >> 8 * i & 0xff) for i in range(8)], "value": ["0x00"] * 8,
-             "formatted": {"key": q, "value": r}} for q, r in sorted(records.items())]
+def dump(records, name="decisions"):
+    """`fcapsctl decisions --json --map NAME`: a record a line, slot order."""
+    lines = [dict(r, map=name, seq=q, hook=HOOKS[r["hook"]])
+             for q, r in sorted(records.items(), key=lambda qr: qr[0] % 65536)]
+    return "".join(json.dumps(r) + "\n" for r in lines)
 
 
 def counters(errors=0):
@@ -227,7 +230,7 @@ def counters(errors=0):
 
 
 def show(name, max_entries=65536):
-    return {"id": 7, "type": "lru_hash", "name": name, "flags": 0, "bytes_key": 8,
+    return {"id": 7, "type": "array", "name": name, "flags": 1024, "bytes_key": 4,
             "bytes_value": 200, "max_entries": max_entries, "frozen": 0}
 
 
@@ -272,8 +275,8 @@ class Crafted:
         sh.put(sh.rec(hook=0, pid=dumper_k, uid=0, euid=0, pp=FULL, pe=FULL), bpf=False)
         files = {
             "run.json": json.dumps(self.meta),
-            "shadow-bpf.json": json.dumps(dump(sh.bpf)),
-            "shadow-kernel.json": json.dumps(dump(sh.kern)),
+            "shadow-bpf.json": dump(sh.bpf),
+            "shadow-kernel.json": dump(sh.kern, "kdecisions"),
             "shadow-events.jsonl": "".join(json.dumps(e) + "\n" for e in sh.events),
             "shadow-bpfdump.pid": "%d\n" % dumper_b, "shadow-kdump.pid": "%d\n" % dumper_k,
             "shadow-counters.json": json.dumps(counters()),
@@ -288,7 +291,7 @@ class Crafted:
             files.update({
                 "swap-kernel.jsonl": "".join(json.dumps(e) + "\n" for e in self.swapk),
                 "swap-bpf.jsonl": "".join(json.dumps(e) + "\n" for e in sb.events),
-                "swap-bpf.json": json.dumps(dump(sb.bpf)),
+                "swap-bpf.json": dump(sb.bpf),
                 "swap-bpfdump.pid": "%d\n" % dumper_b,
                 "swap-counters.json": json.dumps(counters()),
                 "swap-status.json": json.dumps({"mode": "enforce", "decisions": len(sb.bpf),
@@ -365,10 +368,12 @@ def main():
     check("an empty run exits 2", mutate(lambda c: c.files.update({"shadow-events.jsonl": ""})),
           2, "is empty")
     check("a truncated dump exits 2", mutate(lambda c: c.files.update(
-        {"shadow-kernel.json": json.dumps(dump(c.shadow.kern))[:-300]})), 2, "not valid JSON")
+        {"shadow-kernel.json": dump(c.shadow.kern, "kdecisions")[:-300]})), 2, "not valid JSON")
     check("a truncated events file exits 2", mutate(lambda c: c.files.update(
         {"shadow-events.jsonl": "".join(json.dumps(e) + "\n" for e in c.shadow.events)[:-20]})),
         2, "truncated")
+    check("a dump of the other map exits 2", mutate(lambda c: c.files.update(
+        {"shadow-bpf.json": dump(c.shadow.kern, "kdecisions")})), 2, "not a record of map decisions")
     check("a missing dump exits 2", mutate(lambda c: c.files.update({"shadow-bpf.json": None})),
           2, "missing")
     check("a missing counters dump exits 2",
@@ -381,8 +386,8 @@ def main():
         2, "map kdecisions is full")
 
     def dup_seq(c):
-        d = dump(c.shadow.bpf)
-        c.files["shadow-bpf.json"] = json.dumps(d[:5] + [d[4]] + d[5:])
+        d = dump(c.shadow.bpf).splitlines(True)
+        c.files["shadow-bpf.json"] = "".join(d[:5] + [d[4]] + d[5:])
     check("a duplicate seq exits 2", mutate(dup_seq), 2, "duplicate seq")
 
     def dup_name(c):
@@ -394,7 +399,7 @@ def main():
         ev, r = last_kill(sh, "signal: at")
         for q in [q for q in sh.bpf if q >= r["seq"]]:
             del sh.bpf[q]
-        c.files["shadow-bpf.json"] = json.dumps(dump(sh.bpf))
+        c.files["shadow-bpf.json"] = dump(sh.bpf)
     check("a kernel record newer than the snapshot from a workload pid exits 2",
           mutate(lost_by_bpf), 2, "newer than the BPF snapshot")
 

@@ -65,11 +65,20 @@ check_contains "status --json reports the mode and switches" '"mode":"enforce","
 out=$(fcapsctl set exec=2 2>&1); rc=$?
 check "set refuses exec=2 (usage error, exit 2)" [ "$rc" = 2 ]
 
-for m in decisions kdecisions policy counters config; do
+for m in policy counters config; do
 	check "bpftool map dump pinned $P/$m works" bpftool map dump pinned $P/$m
 done
-check_contains "decision records dump with field names" '"secureexec": ' "$(bpftool map dump pinned $P/decisions)"
-check_contains "the kernel's records too" '"target_pp": ' "$(bpftool map dump pinned $P/kdecisions)"
+# The decision rings: a record's slot is its seq & 65535 (bpftool's key bytes)
+slot_key() { echo "$(($1 & 255)) $(($1 >> 8 & 255)) 0 0"; }
+first_seq() { fcapsctl decisions --json --map "$1" | head -n 1 | sed -n 's/.*"seq":\([0-9]*\),.*/\1/p'; }
+seq=$(first_seq decisions)
+check_contains "a decision's slot, looked up by bpftool, has field names (seq $seq)" \
+	'"secureexec": ' "$(bpftool map lookup pinned $P/decisions key $(slot_key "$seq"))"
+check_contains "... and holds the record fcapsctl printed" "\"seq\": $seq," \
+	"$(bpftool map lookup pinned $P/decisions key $(slot_key "$seq"))"
+seq=$(first_seq kdecisions)
+check_contains "the kernel's records too (seq $seq)" '"target_pp": ' \
+	"$(bpftool map lookup pinned $P/kdecisions key $(slot_key "$seq"))"
 check_contains "counters by name" '"denied": ' "$(bpftool map dump pinned $P/counters)"
 check "uid 1000 cannot dump the decisions" sh -c "! runas 1000 bpftool map dump pinned $P/decisions"
 check "uid 1000 cannot change the config" sh -c "! runas 1000 fcapsctl mode shadow"
@@ -97,6 +106,25 @@ check_out "the kernel's record has the same seq and decision" "${seq% *} -1" \
 	sh -c "fcapsctl decisions --json | grep '\"map\":\"kdecisions\"' | grep '\"seq\":${seq% *},' |
 	       sed 's/.*\"seq\":\([0-9]*\).*\"ret\":\(-*[0-9]*\).*/\1 \2/'"
 sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
+
+# A full ring: a record whose slot still holds an unread one is not written
+# and is counted, never overwriting; --clear frees the slots.
+errors() { fcapsctl status --json | sed 's/.*"kill":{[^}]*"errors":\([0-9]*\)}.*/\1/'; }
+fill() { fcapsctl status --json | sed 's/.*"decisions":\([0-9]*\),.*/\1/'; }
+check "decisions --clear" sh -c 'fcapsctl decisions --clear > /dev/null'
+check "the rings are empty after --clear (but for the execs since: $(fill))" [ "$(fill)" -lt 8 ]
+e0=$(errors)
+sh -c 'i=0; while [ $i -lt 66000 ]; do kill -0 $$; i=$((i + 1)); done'
+check_out "66,000 signals later the ring is full (65,536 slots)" "65536" fill
+check "... and the records that did not fit are counted (errors $e0 -> $(errors))" \
+	[ "$(errors)" -ge $((e0 + 66000 - 65536)) ]
+seqs=$(fcapsctl decisions --json --map decisions | sed -n 's/.*"seq":\([0-9]*\),.*/\1/p' | sort -n)
+check "... holding the 65,536 oldest records, none overwritten by a newer one" \
+	[ $(($(echo "$seqs" | tail -n 1) - $(echo "$seqs" | head -n 1))) = 65535 ]
+check "decisions --clear frees them" sh -c 'fcapsctl decisions --clear > /dev/null'
+/tmp/p kill $$ 0 > /dev/null
+check_out "... and the next signal is recorded again" "1" \
+	sh -c "fcapsctl decisions --json --map decisions | grep -c '\"hook\":\"kill\",\"pid\":'"
 
 check "unload" fcapsctl unload
 check "nothing pinned after unload" [ ! -e $P ]

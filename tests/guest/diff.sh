@@ -27,9 +27,10 @@ wl() {
 # by markers anyway (fcaps_workload's event_begin).
 sysctl -qw kernel.pid_max=32768
 pin=/sys/fs/bpf/fcaps
-# dump MAP FILE PIDFILE: the dumper's pid is that of its exec record
+# dump MAP FILE PIDFILE: the dumper's pid is that of its exec record (the
+# rings hold FCAPS_MAX_DECISIONS slots: bpftool would print the free ones)
 dump() {
-	bpftool -j map dump pinned "$pin/$1" > "/out/$2" &
+	$ctl decisions --json --map "$1" > "/out/$2" &
 	echo $! > "/out/$3"
 	wait $!
 }

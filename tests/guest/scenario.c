@@ -17,6 +17,7 @@
 #include <linux/securebits.h>
 #include <bpf/bpf.h>
 #include "fcaps.h"
+#include "ring.h"
 #include "scenario.h"
 
 static void die(const char *what)
@@ -418,22 +419,19 @@ int find_decision(__u32 hook, __u32 pid, struct fcaps_decision *out)
 
 int find_decision_to(__u32 hook, __u32 pid, __u32 target, struct fcaps_decision *out)
 {
-	int fd = bpf_obj_get(FCAPS_PIN_DIR "/decisions"), found = -1;
 	struct fcaps_decision d;
-	__u64 key, next;
+	struct ring r;
+	int found = -1;
 
-	if (fd < 0)
+	if (ring_open(FCAPS_PIN_DIR "/decisions", &r))
 		return -1;
-	for (int more = !bpf_map_get_next_key(fd, NULL, &next); more;) {
-		key = next;
-		more = !bpf_map_get_next_key(fd, &key, &next);
-		if (!bpf_map_lookup_elem(fd, &key, &d) && d.hook == hook && d.pid == pid &&
+	for (__u32 i = 0; i < FCAPS_MAX_DECISIONS; i++)
+		if (ring_read(&r, i, &d) && d.hook == hook && d.pid == pid &&
 		    (!target || d.target == target) && (found || d.seq > out->seq)) {
 			*out = d;
 			found = 0;
 		}
-	}
-	close(fd);
+	ring_close(&r);
 	return found;
 }
 
