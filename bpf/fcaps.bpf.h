@@ -74,13 +74,13 @@ FCAPS_DECISION_MAP(decisions);
 FCAPS_DECISION_MAP(kdecisions);
 
 /*
- * The seq of the event a task is in, so that the kernel's tracepoint of
- * the same event records under it. It only joins records: no decision is
- * ever taken from it.
+ * The seq of the exec a task is in, from bprm_creds_for_exec to the
+ * kernel's tracepoint (an exec sleeps in between), so that the kernel's
+ * record joins BPF's. It only joins records: no decision is ever taken
+ * from it.
  */
 struct fcaps_inflight {
 	__u64 exec_seq;
-	__u64 task_seq;			/* signal or scheduling call */
 };
 
 struct {
@@ -91,12 +91,24 @@ struct {
 } inflight SEC(".maps") __weak;
 
 /*
- * The seq of a signal sent with explicit credentials (USB completion, maybe
- * in interrupt context): it must not take over the interrupted task's slot,
- * so it has one per CPU, matched by the credentials it carries.
+ * The seq of a signal or scheduling call, from the fmod_ret program to the
+ * kernel's tracepoint inside the same security_task_*() call. Per CPU: a
+ * task storage lookup on each side cost more than the rest of recording.
+ * The tracepoint takes it only for the same task, hook, target and signal,
+ * and takes it once, so that a call moved to another CPU in between finds
+ * no seq (its kernel record is missing, which the differential reports)
+ * rather than another call's. A signal sent with explicit credentials (USB
+ * completion, maybe in interrupt context between a task's two halves) has
+ * its own seq, matched by the credentials it carries.
  */
-struct fcaps_explicit {
+struct fcaps_call {
 	__u64 seq;
+	__u64 task;
+	__u32 hook;
+	__u32 target;
+	__s32 sig;
+	__u32 pad;
+	__u64 explicit_seq;
 	__u64 cred;
 };
 
@@ -104,8 +116,8 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct fcaps_explicit);
-} explicit_inflight SEC(".maps") __weak;
+	__type(value, struct fcaps_call);
+} call_inflight SEC(".maps") __weak;
 
 /* The next event number; seq 0 is never used. */
 __u64 fcaps_next_seq __weak;

@@ -13,21 +13,37 @@
 #include "fcaps.bpf.h"
 
 
-/* The seq BPF gave this task's event; 0 (no record) unless all are kept */
-static __always_inline __u64 task_seq(struct task_struct *task, int exec)
+/* The seq BPF gave this task's exec; 0 (no record) unless all are kept */
+static __always_inline __u64 exec_seq(struct task_struct *task)
 {
 	struct fcaps_config *cfg = fcaps_config();
 	struct fcaps_inflight *in;
 
 	if (!cfg || cfg->record != FCAPS_RECORD_ALL)
 		return 0;
-	in = fcaps_inflight(task);
-	if (!in)
+	in = bpf_task_storage_get(&inflight, task, 0, 0);
+	return in ? in->exec_seq : 0;
+}
+
+/* The seq BPF gave this very call (struct fcaps_call), taken once */
+static __always_inline __u64 call_seq(struct task_struct *task, __u32 hook,
+				      struct task_struct *p, int sig)
+{
+	struct fcaps_config *cfg = fcaps_config();
+	struct fcaps_call *c;
+	__u32 zero = 0;
+
+	if (!cfg || cfg->record != FCAPS_RECORD_ALL)
 		return 0;
+	c = bpf_map_lookup_elem(&call_inflight, &zero);
+	if (!c || c->task != (__u64)task || c->hook != hook || c->target != p->pid ||
+	    c->sig != sig)
+		return 0;
+	c->task = 0;
 #ifdef FCAPS_PLANT_SEQ_SKEW
-	return exec ? in->exec_seq : in->task_seq + 1;	/* planted: join off by one */
+	return c->seq + 1;	/* planted: join off by one */
 #endif
-	return exec ? in->exec_seq : in->task_seq;
+	return c->seq;
 }
 
 /* A kernel record that does not fit is counted as an error of its hook. */
@@ -52,7 +68,7 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	struct inode *inode = file->f_inode;
 	struct fcaps_decision d = {};
 
-	d.seq = task_seq(task, 1);
+	d.seq = exec_seq(task);
 	d.hook = FCAPS_HOOK_EXEC;
 	d.pid = task->pid;
 	d.ret = ret;
@@ -89,12 +105,13 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 }
 
 /* Sender, target and the namespace facts the rule looks at */
-static __always_inline void task_fields(struct task_struct *p,
+static __always_inline void task_fields(struct task_struct *task,
+					struct task_struct *p,
 					const struct cred *scred,
 					const struct cred *tcred, int cap,
 					struct fcaps_decision *d)
 {
-	d->pid = bpf_get_current_task_btf()->pid;
+	d->pid = task->pid;
 	d->target = p->pid;
 	d->target_tgid = p->tgid;
 	d->pp = fcaps_cap64(scred->cap_permitted);
@@ -111,14 +128,14 @@ int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fcaps_decision d = {};
-	struct fcaps_explicit *ex;
+	struct fcaps_call *c;
 	__u32 zero = 0;
 
 	if (cred) {
-		ex = bpf_map_lookup_elem(&explicit_inflight, &zero);
-		d.seq = ex && ex->cred == (__u64)cred && fcaps_config() ? ex->seq : 0;
+		c = bpf_map_lookup_elem(&call_inflight, &zero);
+		d.seq = c && c->cred == (__u64)cred && fcaps_config() ? c->explicit_seq : 0;
 	} else {
-		d.seq = task_seq(task, 0);
+		d.seq = call_seq(task, FCAPS_HOOK_KILL, p, sig);
 	}
 	if (!d.seq)
 		return 0;
@@ -126,7 +143,7 @@ int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 	d.sig = sig;
 	d.ret = ret;
 	d.explicit_cred = !!cred;
-	task_fields(p, cred ? cred : task->cred, tcred, CAP_KILL, &d);
+	task_fields(task, p, cred ? cred : task->cred, tcred, CAP_KILL, &d);
 	record_kernel(&d);
 	return 0;
 }
@@ -138,12 +155,12 @@ int BPF_PROG(fcaps_kernel_sched, struct task_struct *p, const struct cred *tcred
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fcaps_decision d = {};
 
-	d.seq = task_seq(task, 0);
+	d.hook = FCAPS_HOOK_SETSCHEDULER + op;	/* enum fcaps_sched_op order */
+	d.seq = call_seq(task, d.hook, p, 0);
 	if (!d.seq)
 		return 0;
-	d.hook = FCAPS_HOOK_SETSCHEDULER + op;	/* enum fcaps_sched_op order */
 	d.ret = ret;
-	task_fields(p, task->cred, tcred, CAP_SYS_NICE, &d);
+	task_fields(task, p, task->cred, tcred, CAP_SYS_NICE, &d);
 	record_kernel(&d);
 	return 0;
 }

@@ -7,7 +7,7 @@
  * LSM, so it sees (and records) the calls that the capability module
  * refuses, and in enforce mode its refusal is the function's return value
  * whatever the LSMs say, bpf in lsm= or not. Each call is decided from its
- * own arguments; the in-flight seq only joins the kernel's record.
+ * own arguments; the per-CPU call seq only joins the kernel's record.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -72,8 +72,7 @@ static __always_inline int decide(__u32 hook, struct task_struct *p, int sig,
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fcaps_config *cfg = fcaps_config();
 	struct fcaps_decision d = {};
-	struct fcaps_inflight *in;
-	struct fcaps_explicit *ex;
+	struct fcaps_call *c;
 	__u32 zero = 0;
 	int err;
 
@@ -101,16 +100,16 @@ static __always_inline int decide(__u32 hook, struct task_struct *p, int sig,
 	if (!fcaps_recording(cfg, d.ret))
 		goto out;
 	d.seq = fcaps_new_seq();
-	if (explicit) {
-		ex = bpf_map_lookup_elem(&explicit_inflight, &zero);
-		if (ex) {
-			ex->seq = d.seq;
-			ex->cred = (__u64)explicit;
-		}
-	} else {
-		in = fcaps_inflight(task);
-		if (in)
-			in->task_seq = d.seq;
+	c = bpf_map_lookup_elem(&call_inflight, &zero);
+	if (c && explicit) {
+		c->explicit_seq = d.seq;
+		c->cred = (__u64)explicit;
+	} else if (c) {
+		c->seq = d.seq;
+		c->task = (__u64)task;
+		c->hook = hook;
+		c->target = d.target;
+		c->sig = sig;
 	}
 	err = fcaps_record(&decisions, &d);
 	fcaps_count(hook, d.ret, err);
