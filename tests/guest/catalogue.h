@@ -57,11 +57,20 @@
  *   "SECURE_NOROOT, uid 0, ambient set, no xattr: the ambient set (6.1)"
  * - ambient sets: "several ambient bits kept without xattr (6.1)", "v1
  *   clears several ambient bits", "root with an ambient set, no xattr
- *   (6.1)", "root with an ambient set, v1: only the file's sets"
+ *   (6.1)", "root with an ambient set, v1: only the file's sets", "ambient
+ *   set, setgid file, no xattr (6.1): pA cleared"
+ * - no_new_privs and setid bits: "no_new_privs: setgid file with v1, uid
+ *   0: not setid, AT_SECURE 0", "no_new_privs: setuid-root file, no xattr,
+ *   uid 1000 (6.1): not setid"; the downgrade keeps the ids of a caller
+ *   holding CAP_SETUID: "shared fs, uid 0: setuid-1000 file with v1 keeps
+ *   euid 1000 (CAP_SETUID)"
  * - SEMANTICS 1, formats: "ext4, 6.1 v2 value, uid 1000: 6.1's rules",
  *   "ext4, 6.1 v2 value, uid 0: root keeps everything (6.1)", "ext4, 6.1
  *   v3 value (rootid 0), uid 1000: 6.1's rules", "exec=0: a 6.1 v2 value
- *   still applies", "ext4, unknown tag: EINVAL (6.1), uid 1000", "ext4,
+ *   still applies", the v3 rootid, the bounding set against fP and a
+ *   setuid-root file with a 6.1 value (rows naming "rootid 1000", "bset
+ *   without cap_net_raw: EPERM (6.1)", "setuid-root file with a 6.1 v2
+ *   value"), "ext4, unknown tag: EINVAL (6.1), uid 1000", "ext4,
  *   unknown tag: EINVAL (6.1), uid 0", "ext4, 1-byte value: EINVAL (6.1)"
  *   (and 2-, 3-byte), "exec=0: a 1-byte value is still EINVAL (6.1)";
  *   every TV_MALFORMED value by the loop "ext4 NAME, uid N" (EPERM)
@@ -95,7 +104,9 @@
  *   sibling thread after emptying the sending thread's sets: EPERM"
  * SEMANTICS 4, scheduling
  * - CAP_SYS_NICE in pP only: "setpriority with CAP_SYS_NICE in pP only:
- *   EPERM", "ioprio_set with CAP_SYS_NICE in pP only: EPERM"
+ *   EPERM", "ioprio_set with CAP_SYS_NICE in pP only: EPERM"; in pE, per
+ *   call: "setpriority with CAP_SYS_NICE: allowed", "ioprio_set with
+ *   CAP_SYS_NICE: allowed", "sched_setscheduler with CAP_SYS_NICE: allowed"
  * - across namespaces (raw sets): "setpriority from inside unshare -Ur on
  *   capped uid 1000: allowed (6.1 compares the raw sets)", "setpriority on
  *   a target in its own unshare -Ur, uid 1000 sender: allowed"
@@ -393,6 +404,26 @@ static const struct exec_row exec_rows[] = {
 	  0, U, RAW, RAW, 0, 0, 1 },
 	{ "exec=0: a 6.1 v2 value still applies", IMG "v2_raw", { U }, { .exec_off = 1 },
 	  0, U, RAW, RAW, 0, 0, 1 },
+	{ "ext4, 6.1 v2 value, bset without cap_net_raw: EPERM (6.1), uid 1000", IMG "v2_raw",
+	  { U, .bset_drop = RAW }, {}, EPERM },
+	{ "ext4, 6.1 v2 value, bset without cap_net_raw: EPERM (6.1), uid 0", IMG "v2_raw",
+	  { 0, .bset_drop = RAW }, {}, EPERM },
+	{ "setuid-root file with a 6.1 v2 value, uid 1000: the file's sets, not root's (6.1)",
+	  IMG "suid_v2_raw", { U }, {}, 0, 0, RAW, RAW, 0, 0, 1 },
+	{ "setuid-root file with a 6.1 v2 value, uid 0: root keeps everything (6.1)",
+	  IMG "suid_v2_raw", { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0 },
+	{ "ext4, 6.1 v3 value with rootid 1000: ignored, uid 1000 (6.1)", IMG "v3ns_rootid",
+	  { U }, {}, 0, U, 0, 0, 0, 0, 0 },
+	{ "ext4, 6.1 v3 value with rootid 1000: ignored, uid 0 (6.1)", IMG "v3ns_rootid",
+	  { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0 },
+	{ "ambient set, setgid file, no xattr (6.1): pA cleared", FC "sgid_plain",
+	  { U, 0, BIND }, {}, 0, U, 0, 0, BIND, 0, 1, G, 1 },
+	{ "no_new_privs: setgid file with v1, uid 0: not setid, AT_SECURE 0", FC "sgid_v1",
+	  { 0, .nnp = 1 }, {}, 0, 0, RAW, RAW, 0, 0, 0, 0, 1 },
+	{ "no_new_privs: setuid-root file, no xattr, uid 1000 (6.1): not setid", FC "suid_plain",
+	  { U, .nnp = 1 }, {}, 0, U, 0, 0, 0, 0, 0 },
+	{ "shared fs, uid 0: setuid-1000 file with v1 keeps euid 1000 (CAP_SETUID)",
+	  FC "suid_u_v1", { 0, .shared_fs = 1 }, {}, 0, U, RAW, RAW, 0, 0, 1 },
 	{ "ext4, unknown tag: EINVAL (6.1), uid 1000", IMG "unknown_tag", { U }, {}, EINVAL },
 	{ "ext4, unknown tag: EINVAL (6.1), uid 0", IMG "unknown_tag", { 0 }, {}, EINVAL },
 	{ "ext4, 1-byte value: EINVAL (6.1)", IMG "short_1", { U }, {}, EINVAL },
@@ -459,6 +490,10 @@ static const struct pair_row pair_rows[] = {
 	  FC "plain", U, "ioprio", 0, {}, EPERM },
 	{ "setpriority with CAP_SYS_NICE: allowed", FC "v1_raw_ep", U,
 	  FC "v1_nice", U, "nice", 0, {}, 0 },
+	{ "ioprio_set with CAP_SYS_NICE: allowed", FC "v1_raw_ep", U,
+	  FC "v1_nice", U, "ioprio", 0, {}, 0 },
+	{ "sched_setscheduler with CAP_SYS_NICE: allowed", FC "v1_raw_ep", U,
+	  FC "v1_nice", U, "sched", 0, {}, 0 },
 	{ "setpriority from a superset: allowed", FC "v1_raw_ep", U,
 	  FC "v1_super", U, "nice", 0, {}, 0 },
 	{ "setpriority on uncapped uid 1000: allowed", FC "plain", U,

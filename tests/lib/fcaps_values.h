@@ -75,6 +75,13 @@ static const struct fcaps_test_value fcaps_test_values[] = {
 	/* 6.1's v3: the same sets, rootid 0 */
 	{ "v3ns_raw", TV_V3, { TV_TAG_61_V3, TV_NET_RAW, TV_LE(0), TV_LE(0), TV_LE(0),
 			       TV_LE(0) }, 24 },
+	/* 6.1's v2 on a setuid-root file: 6.1 gives a non-root caller the
+	 * file's sets, not root's */
+	{ "suid_v2_raw", TV_V2, { TV_TAG_61_V2, TV_NET_RAW, TV_LE(0), TV_LE(0), TV_LE(0) }, 20,
+	  04755 },
+	/* 6.1's v3 with rootid 1000: no root of the initial namespace owns it */
+	{ "v3ns_rootid", TV_V3, { TV_TAG_61_V3, TV_NET_RAW, TV_LE(0), TV_LE(0), TV_LE(0),
+				  TV_LE(1000) }, 24 },
 	/* v1's size and layout under a tag that is neither legacy nor 6.1's */
 	{ "unknown_tag", TV_UNKNOWN, { TV_LE(0x0deadbee), TV_NET_RAW, TV_NET_RAW, TV_LE(0) }, 16 },
 	/* the first 1, 2 and 3 bytes of the v1 tag */
