@@ -32,6 +32,7 @@
  *                     egid (unshare -Ur); status then reports ids in it
  *   --eff HEX         set the effective set to HEX (within the permitted)
  *   --nnp             PR_SET_NO_NEW_PRIVS
+ *   --inherit CAP     capset: add CAP to pI; inherit=0 or inherit=-1 errno=N
  *   --status          print status before the subcommand's own report
  * The status line: pid ruid euid rgid egid Eff Prm Inh Amb secure
  * securebits (PR_GET_SECUREBITS).
@@ -227,7 +228,8 @@ static int raise_effective(void)
 	return syscall(SYS_capset, &hdr, d);
 }
 
-static int do_ambient(int cap)
+/* capset: @cap added to the inheritable set, the rest as it is */
+static int add_inheritable(int cap)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
 	struct __user_cap_data_struct d[2];
@@ -235,7 +237,12 @@ static int do_ambient(int cap)
 	if (syscall(SYS_capget, &hdr, d))
 		return -1;
 	d[cap / 32].inheritable |= 1U << (cap % 32);
-	if (syscall(SYS_capset, &hdr, d))
+	return syscall(SYS_capset, &hdr, d);
+}
+
+static int do_ambient(int cap)
+{
+	if (add_inheritable(cap))
 		return -1;
 	return prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, cap, 0, 0);
 }
@@ -360,6 +367,10 @@ int main(int argc, char **argv)
 				printf("nnp_errno=%d\n", errno);
 				return 1;
 			}
+		} else if (!strcmp(argv[1], "--inherit") && argc > 2) {
+			/* reported, not fatal: what the next exec makes of it */
+			report("inherit", add_inheritable(atoi(argv[2])));
+			argc--, argv++;
 		} else if (!strcmp(argv[1], "--eff") && argc > 2) {
 			if (set_effective(strtoull(argv[2], NULL, 16))) {
 				printf("capset_errno=%d\n", errno);

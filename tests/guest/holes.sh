@@ -107,6 +107,15 @@ bpf)
 	echo "/mnt/good_v1 hex:30039819002000000020000000000000" > $H/policy
 	check "load --mode enforce on stock" fcapsctl load --mode enforce --scan $H --policy $H/policy
 	xattr_attacks "6.1 v2"
+	# CAP_SETFCAP counts in pE only: uid 1000 holding it in pP alone (a 6.1
+	# v2 value without the effective flag) is refused the empty value,
+	# which only BPF's guard checks on 6.1
+	cp /usr/bin/setfattr $H/setfattr_p
+	setfattr -n security.capability -v 0x0000000200000080000000000000000000000000 $H/setfattr_p
+	before=$(val $H/capped)
+	check "uid 1000 with cap_setfcap in pP only cannot write an empty security.capability" \
+		eperm runas 1000 $H/setfattr_p -n security.capability $H/capped
+	check_out "... the value is unchanged" "$before" val $H/capped
 	userns_kill
 	check_out "nosuid ext4 image: BPF ignores good_v1 for uid 1000 (legacy ret pP)" "0 0 0" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
@@ -262,6 +271,12 @@ ceiling)
 	}
 	check_out "kernel: capped root execs a plain file: under nnp capped (0/0), else root (1/1); no ambient sys_admin, no securebits" \
 		"0/0 1/1 -1/1 -1/1" later
+	# capset cannot put into pI what the capped sets lack, so an exec of a
+	# file whose fI holds it gains nothing either
+	cp /usr/local/bin/fcaps_probe $H/c/fi_admin && fcapsctl setcap $H/c/fi_admin 'cap_sys_admin+ei'
+	inherit() { fields inherit bat_sethostname -- $H/c/probe_ns --inherit 21 exec $H/c/fi_admin battery $$ 1; }
+	check_out "kernel: capped root cannot add cap_sys_admin to pI, nor gain it through an fI file" \
+		"-1 0" inherit
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	check_out "no rules at all: root keeps everything" "ok ok ok" ops raw
 	check "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
@@ -272,6 +287,8 @@ ceiling)
 		"1 0 0" nsops
 	check_out "BPF ceiling: the same across an exec, for ambient and for securebits" \
 		"0/0 1/1 -1/1 -1/1" later
+	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
+		"-1 0" inherit
 	fcapsctl unload >/dev/null
 	# a full map of ceilings refuses the exec that needs one (fail closed)
 	check "BPF enforce with room for two ceilings" \
