@@ -89,7 +89,8 @@
  *   in its own unshare -Ur, sender with a superset: allowed", "target in
  *   its own unshare -Ur, sender ruid 1000 euid 1001 (not the owner):
  *   EPERM", "sender ruid 1000 euid 1001 to uncapped uid 1000 in the same
- *   namespace: allowed"
+ *   namespace: allowed"; the owner's chain: "target in a namespace uid 1000
+ *   owns under one root owns, uid 1000 sender: EPERM" (and kill=0: allowed)
  * - process groups: "kill(-pgid), a capped and an uncapped member: 0, the
  *   capped one survives", "kill(-pgid), both members capped: EPERM",
  *   "kill(-pgid), a capped and an uncapped member, kill=0: both signalled"
@@ -109,7 +110,9 @@
  *   CAP_SYS_NICE: allowed", "sched_setscheduler with CAP_SYS_NICE: allowed"
  * - across namespaces (raw sets): "setpriority from inside unshare -Ur on
  *   capped uid 1000: allowed (6.1 compares the raw sets)", "setpriority on
- *   a target in its own unshare -Ur, uid 1000 sender: allowed"
+ *   a target in its own unshare -Ur, uid 1000 sender: allowed",
+ *   "setpriority on a target in a namespace uid 1000 owns under one root
+ *   owns: EPERM"
  */
 #ifndef FCAPS_CATALOGUE_H
 #define FCAPS_CATALOGUE_H
@@ -447,6 +450,8 @@ struct pair_row {
 	/* choices beyond one process signalling another */
 	unsigned int sender_userns:1;	/* the sender acts from its own unshare -Ur */
 	unsigned int target_userns:1;	/* the target waits in its own unshare -Ur */
+	unsigned int target_nested:1;	/* ... made under a namespace root made for
+					 * uid 1000 (run the target as root) */
 	unsigned int session:1;		/* the sender starts its own session */
 	unsigned int pp_only:1;		/* the sender empties pE (capset) first */
 	unsigned int thread:1;		/* the target's main thread tgkills a sibling */
@@ -531,6 +536,14 @@ static const struct pair_row pair_rows[] = {
 	  FC "plain", U, FC "plain", U, NULL, SIGTERM, {}, 0, .seteuid = 1, .seuid = 1001 },
 	{ "setpriority on a target in its own unshare -Ur, uid 1000 sender: allowed",
 	  FC "v1_raw_ep", U, FC "plain", U, "nice", 0, {}, 0, .target_userns = 1 },
+	/* the owner of a namespace holds CAP_KILL there only if its parent is
+	 * the owner's own namespace: not when the parent is one root made */
+	{ "target in a namespace uid 1000 owns under one root owns, uid 1000 sender: EPERM",
+	  FC "plain", 0, FC "plain", U, NULL, SIGTERM, {}, EPERM, .target_nested = 1 },
+	{ "target in a namespace uid 1000 owns under one root owns, kill=0: allowed",
+	  FC "plain", 0, FC "plain", U, NULL, SIGTERM, { .kill_off = 1 }, 0, .target_nested = 1 },
+	{ "setpriority on a target in a namespace uid 1000 owns under one root owns: EPERM",
+	  FC "plain", 0, FC "plain", U, "nice", 0, {}, EPERM, .target_nested = 1 },
 
 	/* process groups: the hook decides per member */
 	{ "kill(-pgid), a capped and an uncapped member: 0, the capped one survives",
@@ -637,6 +650,7 @@ static inline struct pair_spec pair_spec_of(const struct pair_row *r, int bpf)
 
 	s.target = cast(r->target, r->tuid, bpf, r->sw);
 	s.target.userns = r->target_userns;
+	s.target.userns_nested = r->target_nested;
 	s.target.c.newpgrp = r->group;
 	if (r->group)
 		s.member = cast(r->member, r->muid, bpf, r->sw);

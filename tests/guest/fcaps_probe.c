@@ -30,6 +30,9 @@
  *   --setsid          start a new session
  *   --userns          unshare the user namespace, mapping 0 to our euid and
  *                     egid (unshare -Ur); status then reports ids in it
+ *   --userns-nested UID
+ *                     as root: a namespace whose root is UID (mapped by
+ *                     root), then --userns under it as that root
  *   --eff HEX         set the effective set to HEX (within the permitted)
  *   --nnp             PR_SET_NO_NEW_PRIVS
  *   --inherit CAP     capset: add CAP to pI; inherit=0 or inherit=-1 errno=N
@@ -294,6 +297,50 @@ static int enter_userns(void)
 	return write_file("/proc/self/gid_map", map) ? 4 : 0;
 }
 
+/*
+ * As root: a user namespace whose root is @uid, its maps written by a
+ * helper left in this namespace (only root here may map another uid), then
+ * one of our own under it as --userns makes: its owner is @uid, its
+ * parent's owner is root, so @uid's processes outside hold nothing in it.
+ */
+static int enter_userns_nested(uid_t uid)
+{
+	char map[32], path[64];
+	pid_t self = getpid(), helper;
+	int go[2], status;
+	char c;
+
+	if (pipe(go))
+		return 11;
+	helper = fork();
+	if (helper < 0)
+		return 12;
+	if (!helper) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		snprintf(map, sizeof(map), "0 %u 1\n", uid);
+		snprintf(path, sizeof(path), "/proc/%d/uid_map", self);
+		if (write_file(path, map))
+			_exit(2);
+		snprintf(path, sizeof(path), "/proc/%d/gid_map", self);
+		_exit(write_file(path, map) ? 3 : 0);
+	}
+	close(go[0]);
+	if (unshare(CLONE_NEWUSER) || write(go[1], "x", 1) != 1) {
+		kill(helper, SIGKILL);
+		waitpid(helper, NULL, 0);
+		return 13;
+	}
+	close(go[1]);
+	if (waitpid(helper, &status, 0) != helper || !WIFEXITED(status) || WEXITSTATUS(status))
+		return 14;
+	/* the namespace's root, that is @uid: all capabilities there */
+	if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
+		return 15;
+	return enter_userns();
+}
+
 static volatile sig_atomic_t delivered;
 static volatile pid_t thread_tid;
 
@@ -362,6 +409,14 @@ int main(int argc, char **argv)
 				printf("userns_errno=%d userns_step=%d\n", errno, step);
 				return 1;
 			}
+		} else if (!strcmp(argv[1], "--userns-nested") && argc > 2) {
+			int step = enter_userns_nested(atoi(argv[2]));
+
+			if (step) {
+				printf("userns_errno=%d userns_step=%d\n", errno, step);
+				return 1;
+			}
+			argc--, argv++;
 		} else if (!strcmp(argv[1], "--nnp")) {
 			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
 				printf("nnp_errno=%d\n", errno);

@@ -231,13 +231,13 @@ static void check_bpf_pair(const struct pair_row *r, const struct pair_out *o)
 
 	if (!r->group) {
 		check_bpf_record(r, "", o->sender, o->target, r->want_errno, spp,
-				 actor_pp(r->target, r->tuid, r->target_userns));
+				 actor_pp(r->target, r->tuid, r->target_userns || r->target_nested));
 		return;
 	}
 	/* one decision per member; a SIGTERM that kills was allowed */
 	check_bpf_record(r, " (leader)", o->sender, o->target,
 			 r->want_target_alive ? EPERM : 0, spp,
-			 actor_pp(r->target, r->tuid, r->target_userns));
+			 actor_pp(r->target, r->tuid, r->target_userns || r->target_nested));
 	check_bpf_record(r, " (member)", o->sender, o->member,
 			 r->want_member_alive ? EPERM : 0, spp,
 			 actor_pp(r->member, r->muid, 0));

@@ -253,6 +253,7 @@ static void json_pair_choices(const struct pair_row *r, int ambient)
 	json_num("sender_euid", r->seteuid ? r->seuid : r->sender ? r->suid : r->tuid);
 	json_num("sender_userns", r->sender_userns);
 	json_num("target_userns", r->target_userns);
+	json_num("target_nested", r->target_nested);
 	json_num("group", r->group);
 	if (r->group) {
 		json_str("member_file", r->member);
@@ -776,6 +777,8 @@ static void name_random(struct rand_event *e, long n)
 		ADD(" -> %s uid %u", r->target, r->tuid);
 		if (r->target_userns)
 			ADD(" userns");
+		if (r->target_nested)
+			ADD(" nested userns");
 		if (r->group)
 			ADD(" group+%s uid %u", r->member, r->muid);
 		if (!r->op)

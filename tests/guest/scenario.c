@@ -241,6 +241,10 @@ static char *const *actor_argv(const struct actor *a, struct argv_buf *b,
 		b->v[n++] = "--setsid";
 	if (a->userns)
 		b->v[n++] = "--userns";
+	if (a->userns_nested) {
+		b->v[n++] = "--userns-nested";
+		b->v[n++] = "1000";
+	}
 	if (a->pp_only) {
 		b->v[n++] = "--eff";
 		b->v[n++] = "0";

@@ -44,6 +44,7 @@ struct actor {
 	unsigned int set_eff:1;	/* --eff eff first: what its exec would have left */
 	unsigned int setsid:1;	/* --setsid: a session of its own */
 	unsigned int userns:1;	/* --userns: unshare -Ur before acting */
+	unsigned int userns_nested:1;	/* --userns-nested 1000 (run as root) */
 	unsigned int pp_only:1;	/* --eff 0 last: pE emptied, pP kept */
 	__u64 eff;
 };
