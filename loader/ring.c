@@ -20,13 +20,10 @@ int ring_open_fd(int fd, struct ring *r)
 	    info.max_entries != FCAPS_MAX_DECISIONS || !(info.map_flags & BPF_F_MMAPABLE))
 		return -EPROTO;
 	r->len = (size_t)info.max_entries * info.value_size;
+	/* writable: ring_free() clears slots through the same mapping */
 	p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		/* read-only access to the pin: reading is still possible */
-		p = mmap(NULL, r->len, PROT_READ, MAP_SHARED, fd, 0);
-		if (p == MAP_FAILED)
-			return -errno;
-	}
+	if (p == MAP_FAILED)
+		return -errno;
 	r->slots = p;
 	return 0;
 }
