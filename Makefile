@@ -182,9 +182,10 @@ $(BUILD)/guest-bin/floor: tests/guest/floor.c $(BUILD)/floor.skel.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LIBS)
 
-$(BUILD)/guest-bin/fcaps_bench: tests/guest/fcaps_bench.c bpf/fcaps.h | deps
+$(BUILD)/guest-bin/fcaps_bench: tests/guest/fcaps_bench.c loader/ring.c loader/ring.h \
+		bpf/fcaps.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -pthread $< -o $@ $(STATIC_LIBS)
+	$(CC) $(CFLAGS) -Iloader -pthread $(filter %.c,$^) -o $@ $(STATIC_LIBS)
 
 # One boot, every mode interleaved; build/bench/report.{md,json}, ratios.png.
 bench: all

@@ -9,6 +9,9 @@
 #   enforce-norec  fcapsctl load --mode enforce --record none, switches 0
 #   enforce-rec    fcapsctl load --mode enforce --record all, switches 0
 #   shadow         fcapsctl load --mode shadow --record all, rules on
+# Every batch drains the decision rings as it goes, the clock stopped
+# (fcaps_bench --drain), so that a recording mode records every operation
+# rather than meeting a full ring after 65,536 of them.
 # Writes /out/results.jsonl (one JSON line per measurement: mode, round,
 # batch, what, value, unit; or a skip or an error with its reason),
 # /out/info.json, /out/log.txt and each mode's `fcapsctl status --json`.
@@ -153,8 +156,8 @@ mode_check() {
 # a run, so it is on only here, after the timed batches)
 profile() {
 	sysctl -qw kernel.bpf_stats_enabled=1 || return 0
-	fcaps_bench --label profile kill0 "${ITERS_kill0:-20000}" >> "$log" 2>&1
-	fcaps_bench --label profile exec_v1 "${ITERS_exec_v1:-200}" $B/bin/v1 >> "$log" 2>&1
+	fcaps_bench --label profile --drain kill0 "${ITERS_kill0:-20000}" >> "$log" 2>&1
+	fcaps_bench --label profile --drain exec_v1 "${ITERS_exec_v1:-200}" $B/bin/v1 >> "$log" 2>&1
 	sysctl -qw kernel.bpf_stats_enabled=0
 	bpftool -j prog show > $out/progs-$1-r$2.json 2>> "$log" ||
 		error "$1" "$2" profile "bpftool prog show failed"
@@ -166,7 +169,7 @@ micro() {
 	eval "iters=\$ITERS_$what"
 	b=1
 	while [ $b -le "$BATCHES" ]; do
-		line=$($(bin_of "$label") --label "$label" --max-seconds "$MAX_BATCH" "$what" \
+		line=$($(bin_of "$label") --label "$label" --max-seconds "$MAX_BATCH" --drain "$what" \
 			"$iters" $file 2>> "$log")
 		ns=$(field ns_per_op "$line")
 		if [ -z "$ns" ]; then
