@@ -12,7 +12,7 @@ CC := gcc
 CFLAGS ?= -O2 -g
 CFLAGS += -Wall -Wextra -Wno-missing-field-initializers -I$(BUILD) -Ibpf \
 	-Iloader -Itests/lib
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror \
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -Wall -Werror \
 	-I$(BUILD) -Ibpf
 STATIC_LIBS := -static -lbpf -lelf -lz -lzstd
 
@@ -104,7 +104,7 @@ $(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h $(BPF_HEADERS) | deps
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # One .bpf.c per concern, linked into one object and one skeleton.
-FCAPS_BPF := exec signal policy kernel ceiling
+FCAPS_BPF := shared exec signal policy kernel ceiling
 $(BUILD)/bpf/fcaps.bpf.o: $(FCAPS_BPF:%=$(BUILD)/bpf/%.bpf.o)
 	$(BPFTOOL) gen object $@ $^
 

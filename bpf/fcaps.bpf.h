@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the fcaps BPF programs share: the maps (weak, so that the linked
- * object holds one of each; pinned by name) and small helpers.
+ * object holds one of each; pinned by name), the globals (defined once, in
+ * shared.bpf.c: the linker keeps every object's copy of a weak global) and
+ * small helpers.
  */
 #ifndef FCAPS_BPF_H
 #define FCAPS_BPF_H
@@ -36,13 +38,14 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } policy SEC(".maps") __weak;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct fcaps_config);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} config SEC(".maps") __weak;
+/*
+ * config: a global in a section of its own, which libbpf makes a one-slot
+ * array; the loader pins it as FCAPS_PIN_DIR/config, so that it reads and
+ * updates as the array map it was. A program reads it with plain loads,
+ * where a map lookup cost a dozen instructions on every call (the bench
+ * note).
+ */
+extern struct fcaps_config fcaps_cfg;	/* shared.bpf.c: SEC(".data.config") */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -92,51 +95,89 @@ struct {
 
 /*
  * The seq of a signal or scheduling call, from the fmod_ret program to the
- * kernel's tracepoint inside the same security_task_*() call. Per CPU: a
- * task storage lookup on each side cost more than the rest of recording.
- * The tracepoint takes it only for the same task, hook, target and signal,
- * and takes it once, so that a call moved to another CPU in between finds
- * no seq (its kernel record is missing, which the differential reports)
- * rather than another call's. A signal sent with explicit credentials (USB
- * completion, maybe in interrupt context between a task's two halves) has
- * its own seq, matched by the credentials it carries.
+ * kernel's tracepoint inside the same security_task_*() call, in a slot of
+ * a global table chosen by the caller's tid: plain loads and stores, where
+ * a per-CPU map or task storage cost a helper call on each side (the bench
+ * note). The tracepoint takes the seq only for its own tid, hook, target
+ * and signal, and takes it once; a slot another call overwrote in between
+ * (tids equal modulo the table, on another CPU or after a sleep) gives no
+ * seq, so that the kernel's record goes missing, which the differential
+ * reports, rather than joining the wrong event. The tid is written last
+ * and cleared first, and read before and after the rest: on x86 (stores
+ * seen in order) a reader that sees its tid twice read one writer's slot.
+ * A signal sent with explicit credentials (USB completion, maybe in
+ * interrupt context between a task's two halves) has a slot of its own,
+ * matched by the credentials it carries. (struct fcaps_call: fcaps.h, as
+ * the skeleton shows these globals to the loader.)
  */
-struct fcaps_call {
-	__u64 seq;
-	__u64 task;
-	__u32 hook;
-	__u32 target;
-	__s32 sig;
-	__u32 pad;
-	__u64 explicit_seq;
-	__u64 cred;
-};
+extern struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
+extern struct fcaps_explicit_call fcaps_explicit_call;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct fcaps_call);
-} call_inflight SEC(".maps") __weak;
+#define FCAPS_READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
+#define fcaps_barrier()		asm volatile("" ::: "memory")
+
+static __always_inline struct fcaps_call *fcaps_call_slot(__u32 tid)
+{
+	return &fcaps_calls[tid & (FCAPS_CALL_SLOTS - 1)];
+}
+
+static __always_inline void fcaps_call_begin(__u32 tid, __u32 hook, __u32 target,
+					     int sig, __u64 seq)
+{
+	struct fcaps_call *c = fcaps_call_slot(tid);
+
+	FCAPS_READ_ONCE(c->tid) = 0;
+	fcaps_barrier();
+	c->hook = hook;
+	c->target = target;
+	c->sig = sig;
+	c->seq = seq;
+	fcaps_barrier();
+	FCAPS_READ_ONCE(c->tid) = tid;
+}
+
+/* Forget the call (it was refused before the kernel's tracepoint). */
+static __always_inline void fcaps_call_end(__u32 tid)
+{
+	__sync_val_compare_and_swap(&fcaps_call_slot(tid)->tid, (__u64)tid, 0);
+}
+
+/* The seq fcaps_call_begin() gave this very call, taken once; 0 if none */
+static __always_inline __u64 fcaps_call_take(__u32 tid, __u32 hook, __u32 target, int sig)
+{
+	struct fcaps_call *c = fcaps_call_slot(tid);
+	__u64 seq;
+	int same;
+
+	if (FCAPS_READ_ONCE(c->tid) != tid)
+		return 0;
+	fcaps_barrier();
+	seq = c->seq;
+	same = c->hook == hook && c->target == target && c->sig == sig;
+	fcaps_barrier();
+	if (!same || __sync_val_compare_and_swap(&c->tid, (__u64)tid, 0) != tid)
+		return 0;
+	return seq;
+}
 
 /* The next event number; seq 0 is never used. */
-__u64 fcaps_next_seq __weak;
+extern __u64 fcaps_next_seq;
 
 static __always_inline struct fcaps_config *fcaps_config(void)
 {
-	__u32 zero = 0;
-	struct fcaps_config *cfg = bpf_map_lookup_elem(&config, &zero);
-
 	/* nothing happens until the loader has armed a complete set */
-	return cfg && cfg->armed ? cfg : NULL;
+	struct fcaps_config *cfg = fcaps_cfg.armed ? &fcaps_cfg : NULL;
+
+	/* opaque to clang, so that later code tests cfg rather than armed
+	 * again, which the verifier cannot follow */
+	asm volatile("" : "+r"(cfg));
+	return cfg;
 }
 
 /* The config whether armed or not: the sync programs work from the start */
 static __always_inline struct fcaps_config *fcaps_config_raw(void)
 {
-	__u32 zero = 0;
-
-	return bpf_map_lookup_elem(&config, &zero);
+	return &fcaps_cfg;
 }
 
 static __always_inline struct fcaps_inflight *fcaps_inflight(struct task_struct *task)
@@ -173,15 +214,23 @@ static __always_inline int fcaps_recording(const struct fcaps_config *cfg, int r
 	       (cfg->record == FCAPS_RECORD_DENIED && ret);
 }
 
-static __always_inline __u64 fcaps_cap64(kernel_cap_t c)
+/*
+ * A kernel_cap_t as one mask, in one 64-bit load: the verifier lets a load
+ * span an array of integers, x86 and BPF are little-endian (cap[0] is the
+ * low word), and x86 loads unaligned words (cred's sets sit at 4 modulo 8,
+ * which is why clang, left to itself, splits the load in two). Every load
+ * through a BTF pointer is a probing load, seven x86 instructions where a
+ * plain one is one, so the hot paths count them (the bench note).
+ */
+static __always_inline __u64 fcaps_cap64p(const kernel_cap_t *c)
 {
-	return (__u64)c.cap[0] | (__u64)c.cap[1] << 32;
+	/* not true of the address, but what makes clang emit the one load
+	 * (with its CO-RE offset in the instruction) that x86 can do */
+	return *(const __u64 *)__builtin_assume_aligned(c, 8);
 }
 
-static __always_inline int fcaps_has_cap(kernel_cap_t c, int cap)
-{
-	return (fcaps_cap64(c) >> cap) & 1;
-}
+#define fcaps_cap64(c)		fcaps_cap64p(&(c))
+#define fcaps_has_cap(c, cap)	((fcaps_cap64(c) >> (cap)) & 1)
 
 /*
  * cap_capable(): does @cred hold @cap in @ns? In its own namespace, by its
@@ -209,13 +258,21 @@ static __always_inline enum fcaps_ns_verdict fcaps_ns_walk(const struct cred *cr
 	return FCAPS_NS_NONE;
 }
 
+/* The same with @cred's own namespace and effective set already read */
+static __always_inline int fcaps_ns_capable_from(const struct cred *cred,
+						 struct user_namespace *own, __u64 pe,
+						 struct user_namespace *ns, int cap)
+{
+	enum fcaps_ns_verdict v = ns == own ? FCAPS_NS_OWN_PE : fcaps_ns_walk(cred, ns);
+
+	return v == FCAPS_NS_OWNER || (v == FCAPS_NS_OWN_PE && (pe >> cap) & 1);
+}
+
 static __always_inline int fcaps_ns_capable(const struct cred *cred,
 					    struct user_namespace *ns, int cap)
 {
-	enum fcaps_ns_verdict v = fcaps_ns_walk(cred, ns);
-
-	return v == FCAPS_NS_OWNER ||
-	       (v == FCAPS_NS_OWN_PE && fcaps_has_cap(cred->cap_effective, cap));
+	return fcaps_ns_capable_from(cred, cred->user_ns, fcaps_cap64(cred->cap_effective),
+				     ns, cap);
 }
 
 /*
@@ -239,6 +296,81 @@ static __always_inline int fcaps_record(void *map, struct fcaps_decision *d)
 	asm volatile("" ::: "memory");
 	r->seq = seq;
 	return 0;
+}
+
+/*
+ * What a signal's or scheduling call's record says of its sender (@scred)
+ * and target, and what the rule looks at: filled by BPF's decision and by
+ * the kernel's recorder alike.
+ */
+/*
+ * A signal's or scheduling call's record is written in place, field by
+ * field as it is read, into its free ring slot: not built on the stack and
+ * copied (a whole record is three times the stores it needs, and a dozen
+ * facts held across the rule spilled to the stack). A free slot is all zero
+ * (readers clear a record before they free its slot, ring_free()), so the
+ * exec fields stay 0. NULL when the slot still holds another event's
+ * record: the caller decides without one and counts the loss.
+ */
+static __always_inline struct fcaps_decision *fcaps_free_slot(void *map, __u64 seq)
+{
+	__u32 slot = FCAPS_DECISION_SLOT(seq);
+	struct fcaps_decision *r = bpf_map_lookup_elem(map, &slot);
+
+	return r && !r->seq ? r : NULL;
+}
+
+/* Who sends to whom: read once, for the record and for the join */
+struct fcaps_call_ids {
+	__u32 pid, target, target_tgid;
+};
+
+static __always_inline void fcaps_call_ids(struct fcaps_call_ids *ids,
+					   struct task_struct *task, struct task_struct *p)
+{
+	ids->pid = task->pid;
+	ids->target = p->pid;
+	ids->target_tgid = p->tgid;
+}
+
+/*
+ * Sender @scred, target @tcred, and what the rule looks at (its
+ * capability @cap in the target's namespace), into @r: by BPF's decision
+ * and by the kernel's recorder alike.
+ */
+static __always_inline void fcaps_call_facts(struct fcaps_decision *r, __u32 hook,
+					     const struct fcaps_call_ids *ids, int sig,
+					     const struct cred *scred,
+					     const struct cred *tcred,
+					     int explicit_cred, int cap)
+{
+	/* every probing load once, then the stores */
+	struct user_namespace *own = scred->user_ns, *tns = tcred->user_ns;
+	__u64 pp = fcaps_cap64(scred->cap_permitted);
+	__u64 pe = fcaps_cap64(scred->cap_effective);
+	__u64 target_pp = fcaps_cap64(tcred->cap_permitted);
+	__u32 securebits = scred->securebits;
+
+	r->hook = hook;
+	r->pid = ids->pid;
+	r->target = ids->target;
+	r->target_tgid = ids->target_tgid;
+	r->sig = sig;
+	r->explicit_cred = explicit_cred;
+	r->pp = pp;
+	r->pe = pe;
+	r->target_pp = target_pp;
+	r->securebits = securebits;
+	r->same_userns = own == tns;
+	r->cap_in_target_ns = fcaps_ns_capable_from(scred, own, pe, tns, cap);
+}
+
+/* The record complete: its seq goes last (fcaps_record()) */
+static __always_inline void fcaps_call_commit(struct fcaps_decision *r, __u64 seq, int ret)
+{
+	r->ret = ret;
+	fcaps_barrier();
+	r->seq = seq;
 }
 
 #endif /* FCAPS_BPF_H */

@@ -140,6 +140,9 @@ struct fcaps_config {
 	 */
 	__u32 policy_gen;
 	__u32 next_gen;
+	/* the kernel's recorders are attached (load --kernel-records): only
+	 * then does a signal leave its seq for them (fcaps_calls) */
+	__u32 kernel_records;
 };
 
 enum fcaps_hook {
@@ -151,6 +154,23 @@ enum fcaps_hook {
 	FCAPS_HOOK_XATTR,		/* policy updates from setxattr/removexattr */
 	FCAPS_HOOK_XATTR_GUARD,		/* security.* writes refused (SEMANTICS 6) */
 	FCAPS_NHOOKS,
+};
+
+/* A signal's or scheduling call's seq on its way from BPF's decision to
+ * the kernel's tracepoint (bpf/fcaps.bpf.h, fcaps_calls) */
+#define FCAPS_CALL_SLOTS	1024
+struct fcaps_call {
+	__u64 tid;			/* 0: free; 64 bits for cmpxchg */
+	__u64 seq;
+	__u32 hook;
+	__u32 target;
+	__s32 sig;
+	__u32 pad;
+};
+
+struct fcaps_explicit_call {
+	__u64 cred;			/* 0: free */
+	__u64 seq;
 };
 
 /* counters[hook], per CPU: summed by the reader */

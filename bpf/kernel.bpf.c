@@ -25,36 +25,27 @@ static __always_inline __u64 exec_seq(struct task_struct *task)
 	return in ? in->exec_seq : 0;
 }
 
-/* The seq BPF gave this very call (struct fcaps_call), taken once */
-static __always_inline __u64 call_seq(struct task_struct *task, __u32 hook,
-				      struct task_struct *p, int sig)
+/* The seq BPF gave this very call (fcaps_call_take()); 0 unless all are kept */
+static __always_inline __u64 call_seq(const struct fcaps_call_ids *ids, __u32 hook, int sig)
 {
 	struct fcaps_config *cfg = fcaps_config();
-	struct fcaps_call *c;
-	__u32 zero = 0;
+	__u64 seq;
 
 	if (!cfg || cfg->record != FCAPS_RECORD_ALL)
 		return 0;
-	c = bpf_map_lookup_elem(&call_inflight, &zero);
-	if (!c || c->task != (__u64)task || c->hook != hook || c->target != p->pid ||
-	    c->sig != sig)
-		return 0;
-	c->task = 0;
+	seq = fcaps_call_take(ids->pid, hook, ids->target, sig);
 #ifdef FCAPS_PLANT_SEQ_SKEW
-	return c->seq + 1;	/* planted: join off by one */
+	if (seq)
+		seq++;	/* planted: join off by one */
 #endif
-	return c->seq;
+	return seq;
 }
 
 /* A kernel record that does not fit is counted as an error of its hook. */
-static __always_inline void record_kernel(struct fcaps_decision *d)
+static __always_inline void count_lost(__u32 hook)
 {
-	struct fcaps_counters *c;
-	__u32 hook = d->hook;
+	struct fcaps_counters *c = bpf_map_lookup_elem(&counters, &hook);
 
-	if (!fcaps_record(&kdecisions, d))
-		return;
-	c = bpf_map_lookup_elem(&counters, &hook);
 	if (c)
 		c->errors++;
 }
@@ -99,27 +90,9 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	d.old_pp = fcaps_cap64(old->cap_permitted);
 	d.bset = fcaps_cap64(new->cap_bset);
 	d.secureexec = BPF_CORE_READ_BITFIELD(bprm, secureexec);
-	if (d.seq)
-		record_kernel(&d);
+	if (d.seq && fcaps_record(&kdecisions, &d))
+		count_lost(FCAPS_HOOK_EXEC);
 	return 0;
-}
-
-/* Sender, target and the namespace facts the rule looks at */
-static __always_inline void task_fields(struct task_struct *task,
-					struct task_struct *p,
-					const struct cred *scred,
-					const struct cred *tcred, int cap,
-					struct fcaps_decision *d)
-{
-	d->pid = task->pid;
-	d->target = p->pid;
-	d->target_tgid = p->tgid;
-	d->pp = fcaps_cap64(scred->cap_permitted);
-	d->pe = fcaps_cap64(scred->cap_effective);
-	d->securebits = scred->securebits;
-	d->target_pp = fcaps_cap64(tcred->cap_permitted);
-	d->same_userns = scred->user_ns == tcred->user_ns;
-	d->cap_in_target_ns = fcaps_ns_capable(scred, tcred->user_ns, cap);
 }
 
 SEC("tp_btf/fcaps_kill")
@@ -127,24 +100,26 @@ int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 	     int sig, const struct cred *cred, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fcaps_decision d = {};
-	struct fcaps_call *c;
-	__u32 zero = 0;
+	struct fcaps_call_ids ids;
+	struct fcaps_decision *r;
+	__u64 seq;
 
-	if (cred) {
-		c = bpf_map_lookup_elem(&call_inflight, &zero);
-		d.seq = c && c->cred == (__u64)cred && fcaps_config() ? c->explicit_seq : 0;
-	} else {
-		d.seq = call_seq(task, FCAPS_HOOK_KILL, p, sig);
-	}
-	if (!d.seq)
+	fcaps_call_ids(&ids, task, p);
+	if (cred)
+		seq = fcaps_explicit_call.cred == (__u64)cred && fcaps_config() ?
+		      fcaps_explicit_call.seq : 0;
+	else
+		seq = call_seq(&ids, FCAPS_HOOK_KILL, sig);
+	if (!seq)
 		return 0;
-	d.hook = FCAPS_HOOK_KILL;
-	d.sig = sig;
-	d.ret = ret;
-	d.explicit_cred = !!cred;
-	task_fields(task, p, cred ? cred : task->cred, tcred, CAP_KILL, &d);
-	record_kernel(&d);
+	r = fcaps_free_slot(&kdecisions, seq);
+	if (!r) {
+		count_lost(FCAPS_HOOK_KILL);
+		return 0;
+	}
+	fcaps_call_facts(r, FCAPS_HOOK_KILL, &ids, sig, cred ? cred : task->cred, tcred,
+			 !!cred, CAP_KILL);
+	fcaps_call_commit(r, seq, ret);
 	return 0;
 }
 
@@ -153,14 +128,21 @@ int BPF_PROG(fcaps_kernel_sched, struct task_struct *p, const struct cred *tcred
 	     int op, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct fcaps_decision d = {};
+	__u32 hook = FCAPS_HOOK_SETSCHEDULER + op;	/* enum fcaps_sched_op order */
+	struct fcaps_call_ids ids;
+	struct fcaps_decision *r;
+	__u64 seq;
 
-	d.hook = FCAPS_HOOK_SETSCHEDULER + op;	/* enum fcaps_sched_op order */
-	d.seq = call_seq(task, d.hook, p, 0);
-	if (!d.seq)
+	fcaps_call_ids(&ids, task, p);
+	seq = call_seq(&ids, hook, 0);
+	if (!seq)
 		return 0;
-	d.ret = ret;
-	task_fields(task, p, task->cred, tcred, CAP_SYS_NICE, &d);
-	record_kernel(&d);
+	r = fcaps_free_slot(&kdecisions, seq);
+	if (!r) {
+		count_lost(hook);
+		return 0;
+	}
+	fcaps_call_facts(r, hook, &ids, 0, task->cred, tcred, 0, CAP_SYS_NICE);
+	fcaps_call_commit(r, seq, ret);
 	return 0;
 }

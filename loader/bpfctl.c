@@ -247,6 +247,7 @@ int cmd_load(int argc, char **argv)
 		{ "record", required_argument, NULL, 'r' },
 		{ "policy-max", required_argument, NULL, 'P' },
 		{ "ceiling-max", required_argument, NULL, 'C' },
+		{ "kernel-records", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -258,11 +259,11 @@ int cmd_load(int argc, char **argv)
 	const char *names[MAX_LINKS] = {}, *scans[16];
 	struct fcaps_bpf *skel = NULL;
 	struct policy pol = {}, scanned = {};
-	int c, bad = 0, tracepoints, skipcap, lsm, rc = 1;
+	int c, bad = 0, tracepoints, skipcap, norec, kernel_records = 0, lsm, rc = 1;
 	size_t nlinks = 0, nscans = 0;
 	__u32 zero = 0;
 
-	while ((c = getopt_long(argc, argv, "m:p:s:r:P:C:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:p:s:r:P:C:kh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_mode(optarg, &cfg.mode))
@@ -293,6 +294,9 @@ int cmd_load(int argc, char **argv)
 					     "%s is 1 to %lu, not '%s'", name, limit, optarg);
 			break;
 		}
+		case 'k':
+			kernel_records = 1;
+			break;
 		case 's':
 			if (nscans == 16)
 				return usage("load", "[--scan DIR]...", "%s", "at most 16 --scan");
@@ -301,7 +305,7 @@ int cmd_load(int argc, char **argv)
 		case 'h':
 			printf("usage: fcapsctl load [--mode enforce|shadow] [--record all|denied|none]\n"
 			       "                     [--policy FILE]... [--scan DIR]... [--policy-max N]\n"
-			       "                     [--ceiling-max N]\n"
+			       "                     [--ceiling-max N] [--kernel-records]\n"
 			       "Load and attach the fcaps BPF programs, pinned under %s.\n"
 			       "The policy comes from the files and the scanned trees; a bad line\n"
 			       "loads nothing. The default mode is shadow (record, allow). Enforce\n"
@@ -310,7 +314,11 @@ int cmd_load(int argc, char **argv)
 			       "the policy map (%u entries by default); a value written once it is\n"
 			       "full is lost, and 'status' says so. --ceiling-max sizes the map of\n"
 			       "capped credentials (%u): an exec or a fork that would need one more\n"
-			       "fails with ENOMEM.\n", FCAPS_PIN_DIR, LSM_LIST,
+			       "fails with ENOMEM. --kernel-records (with --record all, on the\n"
+			       "patched kernel) also records the kernel's own decisions, from its\n"
+			       "fcaps tracepoints, into kdecisions under the seq of BPF's record of\n"
+			       "the same event: what the differential compares.\n",
+			       FCAPS_PIN_DIR, LSM_LIST,
 			       FCAPS_MAX_POLICY, FCAPS_MAX_CEILINGS);
 			return 0;
 		default:
@@ -322,6 +330,12 @@ int cmd_load(int argc, char **argv)
 		return usage("load", "[--mode enforce|shadow] [--record all|denied|none] "
 			     "[--policy FILE]... [--scan DIR]...", "unexpected argument '%s'",
 			     argv[optind]);
+	}
+	if (kernel_records && cfg.record != FCAPS_RECORD_ALL) {
+		policy_free(&pol);
+		/* the kernel's records join BPF's by seq, which only --record all gives */
+		return usage("load", "--record all --kernel-records", "%s",
+			     "--kernel-records needs --record all");
 	}
 	if (bad) {
 		policy_free(&pol);
@@ -362,13 +376,34 @@ int cmd_load(int argc, char **argv)
 		goto err;
 	}
 	kernel_features(&tracepoints, &skipcap);
-	/* the kernel's records join BPF's by seq, which only --record all gives:
-	 * otherwise the recorders would cost every signal a trampoline for nothing */
-	tracepoints = tracepoints && cfg.record == FCAPS_RECORD_ALL;
+	if (kernel_records && !tracepoints) {
+		fail("load", "%s", "--kernel-records: this kernel has no fcaps tracepoints "
+		     "(the patched kernel has)");
+		goto err;
+	}
+	/* asked for only: the kernel's record of a signal costs about what BPF's
+	 * decision and record together do (the bench note) */
+	tracepoints = kernel_records;
+	cfg.kernel_records = kernel_records;
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_exec, tracepoints);
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_kill, tracepoints);
 	bpf_program__set_autoload(skel->progs.fcaps_kernel_sched, tracepoints);
+	/* signals and scheduling: the recording programs, or the rule alone */
+	norec = cfg.record == FCAPS_RECORD_NONE;
+	bpf_program__set_autoload(skel->progs.fcaps_kill, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_setscheduler, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_setnice, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_setioprio, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_kill_norec, norec);
+	bpf_program__set_autoload(skel->progs.fcaps_setscheduler_norec, norec);
+	bpf_program__set_autoload(skel->progs.fcaps_setnice_norec, norec);
+	bpf_program__set_autoload(skel->progs.fcaps_setioprio_norec, norec);
 	skel->rodata->lsm_runs_cap_xattr = skipcap;
+	/* config is a global (bpf/fcaps.bpf.h), pinned as the map it was */
+	if (bpf_map__set_pin_path(skel->maps.data_config, STAGING_DIR "/config")) {
+		fail("load", "setting the config's pin path: %s", strerror(errno));
+		goto err;
+	}
 	if ((policy_max && bpf_map__set_max_entries(skel->maps.policy, policy_max)) ||
 	    (ceiling_max && bpf_map__set_max_entries(skel->maps.ceilings, ceiling_max))) {
 		fail("load", "sizing the policy and ceilings maps: %s", strerror(errno));
@@ -404,7 +439,7 @@ int cmd_load(int argc, char **argv)
 	fault_point("renamed");
 	/* the mode last, in one update: from here on the programs act */
 	cfg.armed = 1;
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.config), &zero, &cfg, BPF_ANY)) {
+	if (bpf_map_update_elem(bpf_map__fd(skel->maps.data_config), &zero, &cfg, BPF_ANY)) {
 		fail("load", "arming the config: %s", strerror(errno));
 		unpin_tree(FCAPS_PIN_DIR);
 		goto err;
@@ -579,6 +614,7 @@ int cmd_status(int argc, char **argv)
 	json_object_object_add(o, "nosuid_ignore", ju64(cfg.nosuid_ignore));
 	json_object_object_add(o, "armed", ju64(cfg.armed));
 	json_object_object_add(o, "record", jstr(cfg.record < 3 ? record_names[cfg.record] : "?"));
+	json_object_object_add(o, "kernel_records", ju64(cfg.kernel_records));
 	json_object_object_add(o, "bpf_lsm", json_object_new_boolean(lsm == 1));
 	json_object_object_add(o, "policy_lost", ju64(ctr[FCAPS_HOOK_XATTR].errors));
 	progs = json_object_new_array();
@@ -609,10 +645,11 @@ int cmd_status(int argc, char **argv)
 		json_print(o);
 		return 0;
 	}
-	printf("mode: %s\nswitches: exec=%u kill=%u nosuid_ignore=%u\narmed: %u\nrecord: %s\n"
+	printf("mode: %s\nswitches: exec=%u kill=%u nosuid_ignore=%u\narmed: %u\nrecord: %s%s\n"
 	       "bpf LSM: %s\nprograms: %s\nmaps: %s\n", cfg.mode ? "enforce" : "shadow",
 	       cfg.exec, cfg.kill, cfg.nosuid_ignore, cfg.armed,
 	       cfg.record < 3 ? record_names[cfg.record] : "?",
+	       cfg.kernel_records ? ", and the kernel's own decisions (kdecisions)" : "",
 	       lsm == 1 ? "active" : "NOT ACTIVE: exec decisions and the xattr guard do not run",
 	       json_object_to_json_string_ext(progs, JSON_C_TO_STRING_PLAIN),
 	       json_object_to_json_string_ext(fill, JSON_C_TO_STRING_PLAIN));

@@ -43,6 +43,8 @@ done <<ROWS
 1|No such file or directory|getcap /nonexistent
 2|--mode is enforce or shadow|load --mode bogus
 2|--record is all, denied or none|load --record bogus
+2|--kernel-records needs --record all|load --record none --kernel-records
+2|--kernel-records needs --record all|load --record denied --kernel-records
 2|unrecognized option|load --bogus
 2|unexpected argument 'extra'|load extra
 2|--policy-max is 1 to|load --policy-max 0

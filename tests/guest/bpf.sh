@@ -16,9 +16,11 @@ exec_record() {
 		sort -n | tail -n 1 | cut -d' ' -f2-
 }
 
-out=$(fcapsctl load --mode enforce 2>&1); rc=$?
+out=$(fcapsctl load --mode enforce --kernel-records 2>&1); rc=$?
 check "load succeeds" [ "$rc" = 0 ]
 check_contains "load reports what it attached" "programs attached" "$out"
+check_contains "... the kernel's recorders with them (--kernel-records)" \
+	"kernel decisions from fcaps tracepoints" "$out"
 check_out "the pin directory is root's alone" "drwx------ root" \
 	sh -c "ls -ld $P | awk '{print \$1, \$3}'"
 out=$(fcapsctl load 2>&1); rc=$?
@@ -130,6 +132,20 @@ check "unload" fcapsctl unload
 check "nothing pinned after unload" [ ! -e $P ]
 check_out "no fcaps program left (bpftool prog)" "0" sh -c 'bpftool prog show | grep -c "name fcaps_"'
 check_out "no link left (bpftool link)" "0" sh -c 'bpftool link show | grep -c "prog [0-9]"'
+
+# Which programs a load attaches: the kernel's recorders only when asked;
+# --record none, the rule alone in place of the recording programs.
+progs() { fcapsctl status --json | sed 's/.*"programs":\[\([^]]*\)\].*/\1/' | tr -d '"' | tr ',' '\n' |
+	grep -E "^fcaps_($1)$" | sort | tr '\n' ' '; }
+fcapsctl load > /dev/null
+check_out "--record all alone: no kernel recorder attached" "" progs 'kernel_.*'
+check_out "... and the recording signal programs" "fcaps_kill fcaps_setioprio fcaps_setnice fcaps_setscheduler " \
+	progs 'kill.*|set.*'
+fcapsctl unload > /dev/null
+fcapsctl load --mode enforce --record none > /dev/null
+check_out "--record none: the rule alone, no recorder" \
+	"fcaps_kill_norec fcaps_setioprio_norec fcaps_setnice_norec fcaps_setscheduler_norec " progs 'kill.*|set.*|kernel_.*'
+fcapsctl unload > /dev/null
 
 out=$(fcapsctl load --policy /tmp/bad.policy 2>&1); rc=$?
 check "load with a bad policy fails" [ "$rc" = 1 ]

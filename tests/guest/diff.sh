@@ -50,7 +50,7 @@ t0=$(date +%s)
 
 sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1 kernel.fcaps.nosuid_ignore=0
 # The policy follows the values the workload writes as it sets up.
-$ctl load --mode shadow --record all --scan /mnt
+$ctl load --mode shadow --record all --kernel-records --scan /mnt
 wl --path both > /out/shadow-events.jsonl
 dump decisions shadow-bpf.json shadow-bpfdump.pid
 dump kdecisions shadow-kernel.json shadow-kdump.pid

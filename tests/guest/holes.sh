@@ -105,6 +105,8 @@ bpf)
 	setfattr -n security.capability -v $V2 $H/capped
 	mount -o nosuid,ro /dev/vda /mnt
 	echo "/mnt/good_v1 hex:30039819002000000020000000000000" > $H/policy
+	check "load --kernel-records on stock fails (no fcaps tracepoints), loading nothing" \
+		sh -c '! fcapsctl load --kernel-records 2>/dev/null && [ ! -e /sys/fs/bpf/fcaps ]'
 	check "load --mode enforce on stock" fcapsctl load --mode enforce --scan $H --policy $H/policy
 	xattr_attacks "6.1 v2"
 	# CAP_SETFCAP counts in pE only: uid 1000 holding it in pP alone (a 6.1
@@ -135,7 +137,8 @@ sync)
 	mount /dev/vda /mnt
 	fcapsctl setcap $H/capped 'cap_net_raw+ep'
 	ln $H/capped $H/link
-	check "load --mode shadow --scan" fcapsctl load --mode shadow --scan $H --scan /mnt
+	check "load --mode shadow --kernel-records --scan" \
+		fcapsctl load --mode shadow --kernel-records --scan $H --scan /mnt
 	check_out "a hard link made before the scan: BPF sees the value (legacy ret pP)" "1 0 8192" \
 		rec_of decisions runas 1000 $H/link status
 	check_out "... as the kernel does" "1 0 8192" rec_of kdecisions runas 1000 $H/link status

@@ -27,8 +27,8 @@ check "fcapsctl setcap of r0 r1 e0 e1" sh -c "
 	fcapsctl setcap $D/r0 'cap_net_raw+ep' && fcapsctl setcap $D/r1 'cap_kill+ep' &&
 	fcapsctl setcap $D/e0 'cap_net_raw+p' --format v3 &&
 	fcapsctl setcap $D/e1 'cap_kill,cap_net_raw+ep'"
-check "fcapsctl load --mode shadow --record all --scan $D" \
-	fcapsctl load --mode shadow --record all --scan $D
+check "fcapsctl load --mode shadow --record all --kernel-records --scan $D" \
+	fcapsctl load --mode shadow --record all --kernel-records --scan $D
 
 echo "stress: $secs s, seed $seed"
 if fcaps_stress run $D "$secs" $LOG "$seed"; then

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The globals every fcaps program shares, defined once (bpf/fcaps.bpf.h
+ * declares them): a weak global would leave one copy per linked object,
+ * and the config's map a value five times its size.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include "fcaps.bpf.h"
+
+struct fcaps_config fcaps_cfg SEC(".data.config");
+__u64 fcaps_next_seq;
+struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
+struct fcaps_explicit_call fcaps_explicit_call;
+
+char LICENSE[] SEC("license") = "GPL";
