@@ -16,13 +16,10 @@ SEC("lsm/bprm_creds_for_exec")
 int BPF_PROG(fcaps_exec_begin, struct linux_binprm *bprm, int ret)
 {
 	struct fcaps_config *cfg = fcaps_config();
-	struct fcaps_inflight *in;
 
 	if (!cfg || cfg->record == FCAPS_RECORD_NONE)
 		return ret;
-	in = fcaps_inflight(bpf_get_current_task_btf());
-	if (in)
-		in->exec_seq = fcaps_new_seq();
+	fcaps_exec_seq_set(bpf_get_current_task_btf()->pid, fcaps_new_seq());
 	return ret;
 }
 
@@ -38,26 +35,22 @@ int BPF_PROG(fcaps_exec_check, struct linux_binprm *bprm, int ret)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fcaps_config *cfg = fcaps_config();
 	struct fcaps_decision d = {};
-	struct fcaps_inflight *in;
 	struct file *file;
 	int err;
 
-	/* nothing to record: not even the in-flight slot (created on first
-	 * use, an allocation in every new process) */
 	if (!cfg || cfg->record == FCAPS_RECORD_NONE)
 		return ret;
 	file = creds_file(bprm);
 	if (!file)
 		return ret;
-	in = fcaps_inflight(task);
-	d.seq = in ? in->exec_seq : 0;
+	d.pid = task->pid;
+	d.seq = fcaps_exec_seq_get(d.pid);
 	if (!d.seq) {
+		/* begun before the load, or its slot taken by another exec */
 		d.seq = fcaps_new_seq();
-		if (in)
-			in->exec_seq = d.seq;
+		fcaps_exec_seq_set(d.pid, d.seq);
 	}
 	d.hook = FCAPS_HOOK_EXEC;
-	d.pid = task->pid;
 	decide(bprm, file, cfg, &d);
 	if (!fcaps_recording(cfg, d.ret))
 		return ret;

@@ -78,20 +78,46 @@ FCAPS_DECISION_MAP(kdecisions);
 
 /*
  * The seq of the exec a task is in, from bprm_creds_for_exec to the
- * kernel's tracepoint (an exec sleeps in between), so that the kernel's
- * record joins BPF's. It only joins records: no decision is ever taken
- * from it.
+ * kernel's tracepoint (an exec sleeps in between), so that one execve is
+ * one event, however many interpreters, and the kernel's record joins
+ * BPF's: a slot of a global table chosen by the task's tid, which holds
+ * until de_thread(), after the tracepoint. It only joins records: no
+ * decision is ever taken from it. Task storage was the first design: its
+ * slot, created in every new process, cost 960 of exec_begin's 1,039
+ * instructions (the bench note). A slot another exec overwrote in between
+ * (tids equal modulo the table) leaves the exec a second seq and no
+ * kernel record, which the differential reports.
  */
-struct fcaps_inflight {
-	__u64 exec_seq;
-};
+#define FCAPS_EXEC_SLOTS	4096
+extern struct fcaps_exec_call fcaps_execs[FCAPS_EXEC_SLOTS];	/* shared.bpf.c */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct fcaps_inflight);
-} inflight SEC(".maps") __weak;
+static __always_inline struct fcaps_exec_call *fcaps_exec_slot(__u32 tid)
+{
+	return &fcaps_execs[tid & (FCAPS_EXEC_SLOTS - 1)];
+}
+
+/* The seq of @tid's exec, or 0 */
+static __always_inline __u64 fcaps_exec_seq_get(__u32 tid)
+{
+	struct fcaps_exec_call *e = fcaps_exec_slot(tid);
+	__u64 seq = e->seq;
+
+	/* the tid read after the seq: a writer clears it first, sets it last */
+	asm volatile("" ::: "memory");
+	return *(volatile __u64 *)&e->tid == tid ? seq : 0;
+}
+
+static __always_inline void fcaps_exec_seq_set(__u32 tid, __u64 seq)
+{
+	struct fcaps_exec_call *e = fcaps_exec_slot(tid);
+
+	*(volatile __u64 *)&e->tid = 0;
+	asm volatile("" ::: "memory");
+	e->seq = seq;
+	asm volatile("" ::: "memory");
+	*(volatile __u64 *)&e->tid = tid;
+}
+
 
 /*
  * The seq of a signal or scheduling call, from the fmod_ret program to the
@@ -178,12 +204,6 @@ static __always_inline struct fcaps_config *fcaps_config(void)
 static __always_inline struct fcaps_config *fcaps_config_raw(void)
 {
 	return &fcaps_cfg;
-}
-
-static __always_inline struct fcaps_inflight *fcaps_inflight(struct task_struct *task)
-{
-	return bpf_task_storage_get(&inflight, task, 0,
-				    BPF_LOCAL_STORAGE_GET_F_CREATE);
 }
 
 static __always_inline __u64 fcaps_new_seq(void)

@@ -168,6 +168,12 @@ struct fcaps_call {
 	__u32 pad;
 };
 
+/* An exec's seq, by the exec'ing task's tid (bpf/fcaps.bpf.h, fcaps_execs) */
+struct fcaps_exec_call {
+	__u64 tid;			/* 0: free */
+	__u64 seq;
+};
+
 struct fcaps_explicit_call {
 	__u64 cred;			/* 0: free */
 	__u64 seq;

@@ -17,12 +17,10 @@
 static __always_inline __u64 exec_seq(struct task_struct *task)
 {
 	struct fcaps_config *cfg = fcaps_config();
-	struct fcaps_inflight *in;
 
 	if (!cfg || cfg->record != FCAPS_RECORD_ALL)
 		return 0;
-	in = bpf_task_storage_get(&inflight, task, 0, 0);
-	return in ? in->exec_seq : 0;
+	return fcaps_exec_seq_get(task->pid);
 }
 
 /* The seq BPF gave this very call (fcaps_call_take()); 0 unless all are kept */

@@ -12,5 +12,6 @@ struct fcaps_config fcaps_cfg SEC(".data.config");
 __u64 fcaps_next_seq;
 struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
 struct fcaps_explicit_call fcaps_explicit_call;
+struct fcaps_exec_call fcaps_execs[FCAPS_EXEC_SLOTS];
 
 char LICENSE[] SEC("license") = "GPL";
