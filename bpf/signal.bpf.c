@@ -55,6 +55,10 @@ static __always_inline int pair_rule(int kill, const struct cred *explicit,
 	target_pp = fcaps_cap64(tcred->cap_permitted);
 	own = scred->user_ns;
 	tns = tcred->user_ns;
+#ifdef FCAPS_PLANT_NOREC_USERNS	/* planted bug: the rule alone ignores namespaces */
+	if (pair_allows(kill, pp, target_pp, 1, 0))
+		return 0;
+#endif
 	if (pair_allows(kill, pp, target_pp, own == tns, 0))
 		return 0;
 	return pair_allows(kill, pp, target_pp, own == tns,

@@ -10,7 +10,11 @@ facts to run.json). Three comparisons:
   observed  every kernel record of the shadow run against what the workload
             itself saw for that event (credentials, errno, AT_SECURE);
   swap      the workload's own observations, kernel-enforced run against
-            BPF-enforced run, per event name.
+            BPF-enforced run, per event name;
+  norec     BPF enforcing with --record none (the fcaps_*_norec programs,
+            the rule alone) against the BPF run of swap (the recording
+            programs), per event name, every observed field, nothing
+            excused: one rule, so they may not differ.
 It also classifies each kernel record of the shadow run by the rule of
 SEMANTICS.md that decided it and fails on a coverage hole.
 
@@ -252,6 +256,32 @@ def observe_exec(ev, recs):
                       for f, o in diff), [f for f, _ in diff], r)
 
 
+# ----------------------------------------------------------------- norec
+def norec(run, rep):
+    """The --record none run against the recording BPF run: the same rule
+    decides in both (NOTES), so any difference is a disagreement."""
+    p = lambda n: os.path.join(run, n)  # noqa: E731
+    bev = load_events(p("swap-bpf.jsonl"), "swap workload output, BPF run")
+    nev = load_events(p("swap-norec.jsonl"), "workload output, BPF run with --record none")
+    check_event_set(nev, rep.meta, "norec (BPF run with --record none)")
+    index = {e["name"]: i for i, e in enumerate(bev)}
+    missing = sorted(set(index) ^ {e["name"] for e in nev})
+    if missing:
+        rep.harness.append("norec: %d events in one run only, e.g. %r" % (len(missing), missing[0]))
+    for n in nev:
+        if n["name"] not in index or n["kind"] != bev[index[n["name"]]]["kind"]:
+            continue
+        b, kind = bev[index[n["name"]]], n["kind"]
+        diff = sorted(f for f in set(n) | set(b) if f not in SWAP_SKIP and n.get(f) != b.get(f))
+        if not diff:
+            rep.add("norec", kind, "agree")
+            continue
+        rep.add("norec", kind, "disagree", {
+            "key": n["name"], "event": n["name"], "scenario": n["name"],
+            "kernel": b, "bpf": n, "fields": diff,
+            "why": "differs in %s from the recording run (shown as kernel)" % ", ".join(diff)})
+
+
 # ------------------------------------------------------------------ swap
 def swap(run, rep):
     p = lambda n: os.path.join(run, n)  # noqa: E731
@@ -480,6 +510,7 @@ def compare(run, expected, out):
         meta["workload_events"] = shadow(run, rep)
         if meta.get("which") == "all":
             swap(run, rep)
+            norec(run, rep)
     except HarnessError as e:
         rep.harness.append(str(e))
     summary = write_reports(out, rep)

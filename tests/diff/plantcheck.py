@@ -13,7 +13,7 @@ import json
 import os
 import sys
 
-COMPARISONS = ("shadow", "observed", "swap")
+COMPARISONS = ("shadow", "observed", "swap", "norec")
 SCHED = ("setscheduler", "setnice", "setioprio")
 
 
@@ -39,7 +39,8 @@ def read_plants(path):
             name, where, comp, hooks, fields, catch = cells
             comps = ["shadow", "swap"] if comp == "both" else split(comp, "+")
             if where not in ("bpf", "kernel") or not comps or set(comps) - set(COMPARISONS):
-                raise BadTable("%s:%d: path is bpf|kernel, comparison shadow|observed|swap|both" % (path, n))
+                raise BadTable("%s:%d: path is bpf|kernel, comparison shadow|observed|swap|norec|both"
+                               % (path, n))
             if name in plants:
                 raise BadTable("%s:%d: plant %s twice" % (path, n, name))
             plants[name] = {"path": where, "comparisons": comps, "hooks": split(hooks),
@@ -88,7 +89,7 @@ def main(argv):
     try:
         if len(argv) == 3 and argv[1] == "--list":
             for name, p in read_plants(argv[2]).items():
-                print("%s\t%s\t%d" % (name, p["path"], "swap" in p["comparisons"]))
+                print("%s\t%s\t%d" % (name, p["path"], bool({"swap", "norec"} & set(p["comparisons"]))))
             return 0
         if len(argv) != 5:
             print(__doc__, file=sys.stderr)

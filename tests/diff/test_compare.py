@@ -266,6 +266,7 @@ class Crafted:
             elif e["name"] == "exec: root gets fewer":   # 6.1's root, under the ceiling
                 e.update(Eff=FULL, Prm=FULL, **battery(RAW, RAW))
         self.files = {}
+        self.norec = None        # the --record none run: the BPF run's events unless set
 
     def write(self, d):
         os.makedirs(d, exist_ok=True)
@@ -291,6 +292,8 @@ class Crafted:
             files.update({
                 "swap-kernel.jsonl": "".join(json.dumps(e) + "\n" for e in self.swapk),
                 "swap-bpf.jsonl": "".join(json.dumps(e) + "\n" for e in sb.events),
+                "swap-norec.jsonl": "".join(json.dumps(e) + "\n" for e in
+                                            (self.norec if self.norec is not None else sb.events)),
                 "swap-bpf.json": dump(sb.bpf),
                 "swap-bpfdump.pid": "%d\n" % dumper_b,
                 "swap-counters.json": json.dumps(counters()),
@@ -384,6 +387,22 @@ def main():
         {"shadow-maps.json": json.dumps({"decisions": show("decisions"),
                                          "kdecisions": show("kdecisions", 40)})})),
         2, "map kdecisions is full")
+
+    def norec_differs(c):         # the rule alone refused a signal the recording let through
+        c.norec = copy.deepcopy(c.swapb.events)
+        e = next(e for e in c.norec if e["name"] == "signal: at")
+        e.update(ret=-1, errno=1)
+    check("a --record none run that differs from the recording run is a disagreement (norec)",
+          mutate(norec_differs), 1, "DISAGREE norec signal: at", "differs in errno, ret")
+
+    def norec_pids(c):            # pids are each run's own
+        c.norec = copy.deepcopy(c.swapb.events)
+        for e in c.norec:
+            if "pid" in e:
+                e["pid"] += 10000
+    check("... but not in its process ids", mutate(norec_pids), 0, "0 unexpected disagreements")
+    check("a missing --record none run exits 2",
+          mutate(lambda c: c.files.update({"swap-norec.jsonl": None})), 2, "missing")
 
     def dup_seq(c):
         d = dump(c.shadow.bpf).splitlines(True)

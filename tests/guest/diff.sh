@@ -5,7 +5,8 @@
 #   shadow  kernel rules on, BPF in shadow mode, one run; both decision
 #           maps dumped with bpftool
 #   swap    once with the kernel enforcing and BPF unloaded, once with the
-#           kernel's rules off and BPF enforcing
+#           kernel's rules off and BPF enforcing, and once more so with
+#           --record none (norec)
 # ONLY names one event: the workload replays just that one (--only).
 # After each phase with BPF loaded: the counters map, `fcapsctl status
 # --json` and `bpftool map show` of both decision maps (max_entries), so the
@@ -65,6 +66,13 @@ if [ "$which" = all ]; then
 	wl --path bpf > /out/swap-bpf.jsonl
 	dump decisions swap-bpf.json swap-bpfdump.pid
 	bookkeeping swap
+	$ctl unload
+	# the same with --record none: the rule alone (fcaps_*_norec), which
+	# must do exactly what the recording programs did (the workload leaves
+	# the kernel's switches at their defaults)
+	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
+	$ctl load --mode enforce --record none --scan /mnt
+	wl --path bpf > /out/swap-norec.jsonl
 	$ctl unload
 	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
 fi
