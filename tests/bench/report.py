@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""report.py RAW OUT: the report of `make bench` (tests/bench/run).
+"""report.py RAW OUT [CLOCK]: one clock's report of `make bench` (tests/bench/run).
 
 RAW holds what tests/guest/bench.sh wrote (results.jsonl: one JSON object
 a line, a measurement {mode, round, batch, what, value, unit}, a skip
 {..., skipped} or an error {..., error}; info.json) and host.json from the
-host. Writes OUT/report.md, OUT/report.json and OUT/ratios.png (gnuplot),
+host. Writes OUT/report-CLOCK.md, OUT/report-CLOCK.json and
+OUT/ratios-CLOCK.png (gnuplot; CLOCK: wall or icount, the guest's clock),
 prints the table and the issue's targets with PASS or MISS. A miss is not
 an error: the exit status is 0 unless RAW cannot be read.
 
@@ -25,7 +26,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import progstats  # noqa: E402
 
-MODES = ["off", "kernel", "floor", "enforce-norec", "enforce-rec", "shadow"]
+MODES = ["off", "kernel", "floor", "enforce-norec", "enforce-rec", "shadow", "shadow-join"]
 ORDER = ["exec_plain", "exec_v1", "kill0", "sigdeliver", "tgkill", "setprio",
          "capable_loop", "capable_ceiling", "exec_policy_1", "exec_policy_10000", "exec_policy_1000000",
          "scan", "import_10k", "import", "diff_eps"]
@@ -33,6 +34,10 @@ KILLS = ["kill0", "sigdeliver", "tgkill"]
 EXECS = ["exec_plain", "exec_v1"]
 TCG_NOTE = ("TCG exaggerates atomic operations and helper calls relative to native, "
             "so ratios, not absolute times, are what to read.")
+ICOUNT_NOTE = ("Instruction clock (QEMU -icount shift=0): a guest nanosecond is one guest "
+               "instruction, whatever the host does, so these ratios repeat to the "
+               "instruction; they count instructions, not what TCG or a CPU spends on them "
+               "(a helper call, an atomic, a cache miss weigh as one instruction each).")
 DESCRIPTIONS = {
     "exec_plain": "fork + execve + wait of a 129-byte static ELF without an xattr",
     "exec_v1": "the same with a legacy v1 value (`fcapsctl setcap F cap_net_raw+ep`)",
@@ -114,10 +119,12 @@ class Stats:
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         print(__doc__.split("\n\n")[0], file=sys.stderr)
         return 2
     raw, out = sys.argv[1], sys.argv[2]
+    clock = sys.argv[3] if len(sys.argv) == 4 else "wall"
+    note = ICOUNT_NOTE if clock == "icount" else TCG_NOTE
     try:
         rows, bad = load_jsonl(os.path.join(raw, "results.jsonl"))
     except OSError as e:
@@ -226,12 +233,14 @@ def main():
                f"enforce-norec {r:.3f}× vs floor {f:.3f}× + 0.10 = {f + 0.10:.3f}×"
                + noise(w, "enforce-norec", limit=f + 0.10))
     for w in KILLS:
-        for m in ("enforce-rec", "shadow"):
+        for m in ("enforce-rec", "shadow", "shadow-join"):
             r = ratio(w, m, "off")
-            target(f"{w}: {m} (recording) ≤ 2.0× off", None if r is None else r <= 2.0,
+            what = " (recording)" if m != "shadow-join" else \
+                " (BPF's records and the kernel's: the differential's setup)"
+            target(f"{w}: {m}{what} ≤ 2.0× off", None if r is None else r <= 2.0,
                    "not measured" if r is None else f"{r:.3f}×" + noise(w, m, limit=2.0))
     for w in EXECS:
-        for m in ("kernel", "enforce-norec", "enforce-rec", "shadow"):
+        for m in ("kernel", "enforce-norec", "enforce-rec", "shadow", "shadow-join"):
             r = ratio(w, m, "off")
             target(f"{w}: {m} ≤ 1.01× off", None if r is None else r <= 1.01,
                    "not measured" if r is None else f"{r:.4f}×" + noise(w, m, limit=1.01))
@@ -263,11 +272,11 @@ def main():
               f"scan tree {guest.get('tree_files', '?')} files; diff_eps "
               f"{guest.get('diff_events', '?')} events; guest run "
               f"{host.get('guest_seconds', done.get('seconds', '?'))} s")
-    md = [f"# fcaps benchmark ({host.get('date', '?')})", "",
+    md = [f"# fcaps benchmark, {clock} clock ({host.get('date', '?')})", "",
           f"- {machine}",
           f"- git {host.get('git', '?')}",
           f"- {params}", "",
-          f"**{TCG_NOTE}**", "",
+          f"**{note}**", "",
           "Cells: median over every round and batch (ratio to off; ratio to floor) of the "
           "same benchmark; a ratio is the median over rounds of that round's ratio (the "
           "modes of one round share the host's state). Ratios are of cost (for rates, the "
@@ -284,7 +293,8 @@ def main():
     md += ["- modes: off (kernel.fcaps.exec=0 kill=0, no BPF), kernel (rules on, no BPF), "
            "floor (empty BPF programs on fcaps' seven hooks, switches 0), enforce-norec / "
            "enforce-rec (`fcapsctl load --mode enforce --record none|all`, switches 0), "
-           "shadow (`--mode shadow --record all`, rules on)"]
+           "shadow (`--mode shadow --record all`, rules on), shadow-join (the same with "
+           "`--kernel-records`: the kernel's records too, as the differential loads it)"]
     if skips or errors or bad:
         md += ["", "## Skipped and broken", ""]
         for (w, m), rs in sorted(skips.items()):
@@ -295,12 +305,12 @@ def main():
                       f"{e.get('round')}: {e['error']}")
         if bad:
             md.append(f"- {bad} unreadable lines in results.jsonl")
-    with open(os.path.join(out, "report.md"), "w") as f:
+    with open(os.path.join(out, f"report-{clock}.md"), "w") as f:
         f.write("\n".join(md) + "\n")
 
     # ---- report.json ----
     doc = {
-        "host": host, "guest": guest, "done": done, "note": TCG_NOTE,
+        "host": host, "guest": guest, "done": done, "note": note, "clock": clock,
         "stats": [dict(what=w, mode=m, unit=s.unit, median=s.median, min=s.min, max=s.max,
                        n=s.n, rounds=s.rounds, spread_pct=round(s.spread_pct, 3),
                        timeout=s.timeout, values=s.values,
@@ -313,10 +323,10 @@ def main():
                     for (w, m), rs in sorted(skips.items())],
         "errors": errors,
     }
-    with open(os.path.join(out, "report.json"), "w") as f:
+    with open(os.path.join(out, f"report-{clock}.json"), "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True, ensure_ascii=False)
 
-    plot = plot_ratios(out, whats, modes, ratio)
+    plot = plot_ratios(out, whats, modes, ratio, clock)
 
     print("\n".join(md[:8]))
     print("\n".join(table))
@@ -327,18 +337,19 @@ def main():
         print(f"  skipped {w} in {m}: {rs[0]['skipped']}")
     for e in errors:
         print(f"  ERROR {e.get('what')} in {e.get('mode')} round {e.get('round')}: {e['error']}")
-    print(f"\nreport: {os.path.join(out, 'report.md')}, {os.path.join(out, 'report.json')}"
+    print(f"\nreport: {os.path.join(out, f'report-{clock}.md')}, "
+          f"{os.path.join(out, f'report-{clock}.json')}"
           + (f", {plot}" if plot else " (no plot: gnuplot missing or failed)"))
     return 0
 
 
-def plot_ratios(out, whats, modes, ratio):
+def plot_ratios(out, whats, modes, ratio, clock):
     """Bars of the ratio to off, per benchmark (x) and mode; log y if needed."""
     cols = [m for m in modes if m != "off"]
     rows = [w for w in whats if any(ratio(w, m, "off") is not None for m in cols)]
     if not rows or not cols or not shutil.which("gnuplot"):
         return None
-    data = os.path.join(out, "ratios.dat")
+    data = os.path.join(out, f"ratios-{clock}.dat")
     vals = []
     with open(data, "w") as f:
         f.write("what " + " ".join(cols) + "\n")
@@ -347,13 +358,13 @@ def plot_ratios(out, whats, modes, ratio):
             vals += [r for r in rs if r]
             f.write(w + " " + " ".join(f"{r:.5f}" if r else "?" for r in rs) + "\n")
     log = max(vals) / min(vals) > 8
-    png = os.path.join(out, "ratios.png")
+    png = os.path.join(out, f"ratios-{clock}.png")
     script = "\n".join([
         "set terminal pngcairo size 1400,700 noenhanced font ',10'",
         f"set output '{png}'",
         "set datafile missing '?'",
         "set title 'fcaps: cost relative to off (kernel rules off, no BPF), median of "
-        "rounds and batches; TCG guest'",
+        f"rounds and batches; TCG guest, {clock} clock'",
         "set style data histograms",
         "set style histogram clustered gap 1",
         "set style fill solid 0.8 border -1",
@@ -367,7 +378,7 @@ def plot_ratios(out, whats, modes, ratio):
         "plot " + ", ".join(f"'{data}' using {i + 2}:xtic(1) title columnheader({i + 2})"
                             for i in range(len(cols))),
     ])
-    gp = os.path.join(out, "ratios.gp")
+    gp = os.path.join(out, f"ratios-{clock}.gp")
     with open(gp, "w") as f:
         f.write(script + "\n")
     r = subprocess.run(["gnuplot", gp], capture_output=True, text=True)
