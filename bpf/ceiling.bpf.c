@@ -17,7 +17,9 @@
 #include <bpf/bpf_core_read.h>
 #include "exec_rules.bpf.h"
 
+#define ENOENT 2
 #define ENOMEM 12
+#define EEXIST 17
 #define PTRACE_MODE_FSCREDS 0x08	/* include/linux/ptrace.h */
 #define PR_SET_SECUREBITS 28		/* include/uapi/linux/prctl.h */
 #define PR_CAP_AMBIENT 47
@@ -32,6 +34,55 @@ struct {
 	__type(value, struct fcaps_ceiling);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ceilings SEC(".maps") __weak;
+
+/*
+ * How many ceilings the map may hold: raised before an entry can exist,
+ * lowered after one is gone, so never fewer than there are. While it is 0
+ * (no capped credentials anywhere, the usual state) every program here
+ * returns before a lookup: the cred_prepare and __put_cred programs run
+ * for every copy and every free of credentials, and capable() for every
+ * capability check (the bench note). A new entry's key is credentials
+ * nobody uses yet (being prepared, or an exec's before commit), so no
+ * lookup that matters can fall between the insert and the count.
+ */
+__u64 ceilings_live;
+
+static __always_inline struct fcaps_ceiling *ceiling_of(__u64 key)
+{
+	if (!*(volatile __u64 *)&ceilings_live)
+		return NULL;
+	return bpf_map_lookup_elem(&ceilings, &key);
+}
+
+/* Insert @key's ceiling, counted first; 0 or the map's error */
+static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling *c)
+{
+	int err;
+
+	__sync_fetch_and_add(&ceilings_live, 1);
+	err = bpf_map_update_elem(&ceilings, &key, c, BPF_NOEXIST);
+	if (err)
+		__sync_fetch_and_sub(&ceilings_live, 1);
+	return err;
+}
+
+/* Set @key's ceiling to @c; 0 or the map's error (full: fail closed) */
+static __always_inline int ceiling_set(__u64 key, const struct fcaps_ceiling *c)
+{
+	int err = ceiling_insert(key, c);
+
+	if (err != -EEXIST)
+		return err;
+	/* already capped: replace it; gone meanwhile, insert it again */
+	err = bpf_map_update_elem(&ceilings, &key, c, BPF_EXIST);
+	return err == -ENOENT ? ceiling_insert(key, c) : err;
+}
+
+static __always_inline void ceiling_drop(__u64 key)
+{
+	if (!bpf_map_delete_elem(&ceilings, &key))
+		__sync_fetch_and_sub(&ceilings_live, 1);
+}
 
 static __always_inline int enforcing(void)
 {
@@ -60,7 +111,7 @@ int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm, struct file *file, i
 	if (ret)
 		return ret;
 	/* inherited from the old credentials by prepare_exec_creds() */
-	old = bpf_map_lookup_elem(&ceilings, &key);
+	old = ceiling_of(key);
 	if (!cfg || cfg->mode != FCAPS_MODE_ENFORCE)
 		goto drop;
 	decide_from(bprm, file, cfg, old, &d);
@@ -76,10 +127,10 @@ int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm, struct file *file, i
 #endif
 	c.pp = d.pp;
 	c.pa = d.pa;
-	return bpf_map_update_elem(&ceilings, &key, &c, BPF_ANY) ? -ENOMEM : 0;
+	return ceiling_set(key, &c) ? -ENOMEM : 0;
 drop:
 	if (old)
-		bpf_map_delete_elem(&ceilings, &key);
+		ceiling_drop(key);
 	return 0;
 }
 
@@ -93,18 +144,18 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 
 	if (ret)
 		return ret;
-	c = bpf_map_lookup_elem(&ceilings, &okey);
+	c = ceiling_of(okey);
 #ifdef FCAPS_PLANT_NO_COPY	/* planted bug: copies are not capped */
 	c = NULL;
 #endif
 	if (!c) {
 		/* nothing left at this address may cap the new credentials (a
 		 * lookup first: it takes no lock, and there is nearly never one) */
-		if (bpf_map_lookup_elem(&ceilings, &nkey))
-			bpf_map_delete_elem(&ceilings, &nkey);
+		if (ceiling_of(nkey))
+			ceiling_drop(nkey);
 		return 0;
 	}
-	if (bpf_map_update_elem(&ceilings, &nkey, c, BPF_ANY))
+	if (ceiling_set(nkey, c))
 		return -ENOMEM;	/* fail closed */
 	return 0;
 }
@@ -114,10 +165,10 @@ SEC("lsm/cred_transfer")
 int BPF_PROG(fcaps_ceiling_transfer, struct cred *new, const struct cred *old)
 {
 	__u64 okey = (__u64)old, nkey = (__u64)new;
-	struct fcaps_ceiling *c = bpf_map_lookup_elem(&ceilings, &okey);
+	struct fcaps_ceiling *c = ceiling_of(okey);
 
 	if (c)
-		bpf_map_update_elem(&ceilings, &nkey, c, BPF_ANY);
+		ceiling_set(nkey, c);
 	return 0;
 }
 
@@ -132,8 +183,8 @@ int BPF_PROG(fcaps_ceiling_free, struct cred *cred)
 	__u64 key = (__u64)cred;
 
 	/* most credentials never had one: a lookup takes no lock */
-	if (bpf_map_lookup_elem(&ceilings, &key))
-		bpf_map_delete_elem(&ceilings, &key);
+	if (ceiling_of(key))
+		ceiling_drop(key);
 	return 0;
 }
 
@@ -152,7 +203,7 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 
 	if (ret)
 		return ret;
-	c = bpf_map_lookup_elem(&ceilings, &key);
+	c = ceiling_of(key);
 #ifdef FCAPS_PLANT_NO_CAPSET	/* planted bug: capset leaves the ceiling */
 	c = NULL;
 #endif
@@ -184,7 +235,7 @@ int BPF_PROG(fcaps_ceiling_prctl, int option, unsigned long arg2, unsigned long 
 
 	if (ret)
 		return ret;
-	c = bpf_map_lookup_elem(&ceilings, &key);
+	c = ceiling_of(key);
 	if (!c || !enforcing())
 		return 0;
 	if (option == PR_CAP_AMBIENT && arg2 == PR_CAP_AMBIENT_RAISE &&
@@ -204,7 +255,7 @@ int BPF_PROG(fcaps_ceiling_capable, const struct cred *cred,
 
 	if (ret)
 		return ret;
-	c = bpf_map_lookup_elem(&ceilings, &key);
+	c = ceiling_of(key);
 	/* only where cap_capable() reads pE: not a namespace the euid owns */
 	if (!c || !enforcing() || cap < 0 || cap > FCAPS_LAST_CAP ||
 	    fcaps_ns_walk(cred, ns) != FCAPS_NS_OWN_PE)
@@ -222,8 +273,8 @@ int BPF_PROG(fcaps_ceiling_userns, const struct cred *cred, int ret)
 {
 	__u64 key = (__u64)cred;
 
-	if (!ret)
-		bpf_map_delete_elem(&ceilings, &key);
+	if (!ret && ceiling_of(key))
+		ceiling_drop(key);
 	return ret;
 }
 
@@ -244,14 +295,14 @@ int BPF_PROG(fcaps_ceiling_ptrace, struct task_struct *child, unsigned int mode,
 
 	if (ret)
 		return ret;
-	c = bpf_map_lookup_elem(&ceilings, &key);
+	c = ceiling_of(key);
 	if (!c || !enforcing() || tcred->user_ns != cred->user_ns)
 		return 0;
 	eff = fcaps_cap64(cred->cap_effective) & c->pe;
 	mine = mode & PTRACE_MODE_FSCREDS ? eff : fcaps_cap64(cred->cap_permitted) & c->pp;
 	/* a capped tracee's pP on the kernel path is its capped one */
 	theirs = fcaps_cap64(tcred->cap_permitted);
-	tc = bpf_map_lookup_elem(&ceilings, &tkey);
+	tc = ceiling_of(tkey);
 	if (tc)
 		theirs &= tc->pp;
 	if (!(theirs & ~mine) || (eff >> CAP_SYS_PTRACE) & 1)
