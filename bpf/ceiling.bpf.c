@@ -26,34 +26,6 @@
 #define PR_CAP_AMBIENT_RAISE 2
 #define CAP_SETPCAP 8
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FCAPS_MAX_CEILINGS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);			/* struct cred * */
-	__type(value, struct fcaps_ceiling);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} ceilings SEC(".maps") __weak;
-
-/*
- * How many ceilings the map may hold: raised before an entry can exist,
- * lowered after one is gone, so never fewer than there are. While it is 0
- * (no capped credentials anywhere, the usual state) every program here
- * returns before a lookup: the cred_prepare and __put_cred programs run
- * for every copy and every free of credentials, and capable() for every
- * capability check (the bench note). A new entry's key is credentials
- * nobody uses yet (being prepared, or an exec's before commit), so no
- * lookup that matters can fall between the insert and the count.
- */
-__u64 ceilings_live;
-
-static __always_inline struct fcaps_ceiling *ceiling_of(__u64 key)
-{
-	if (!*(volatile __u64 *)&ceilings_live)
-		return NULL;
-	return bpf_map_lookup_elem(&ceilings, &key);
-}
-
 /* Insert @key's ceiling, counted first; 0 or the map's error */
 static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling *c)
 {
@@ -266,16 +238,110 @@ int BPF_PROG(fcaps_ceiling_capable, const struct cred *cred,
 /*
  * New credentials in a new user namespace hold every capability there, on
  * the kernel path as well: the ceiling of the credentials they were copied
- * from does not follow them.
+ * from does not follow them. What does follow, on the kernel path, is
+ * whether the creator could set file capabilities: 6.1 keeps it in
+ * ns->parent_could_setfcap, read from the live pE, and lets the process
+ * map its own euid (root) as the namespace's root only then
+ * (verify_root_map()). A capped creator whose ceiling lacks CAP_SETFCAP
+ * marks the namespace (ns_marks), and lsm/file_open refuses it the write
+ * the kernel path refuses: root mapped as root would hold every
+ * capability over root's files, write host-wide file capabilities among
+ * them.
  */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCAPS_MAX_CEILINGS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);		/* struct cred * until created, then user_namespace * */
+	__type(value, __u8);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_marks SEC(".maps") __weak;
+
+/* as ceilings_live; and a mark that did not fit makes every namespace's
+ * own uid_map unwritable (fail closed) */
+__u64 ns_marks_live, ns_marks_lost;
+
+static __always_inline int ns_mark(__u64 key)
+{
+	__u8 one = 1;
+	int err;
+
+	__sync_fetch_and_add(&ns_marks_live, 1);
+	err = bpf_map_update_elem(&ns_marks, &key, &one, BPF_NOEXIST);
+	if (err)
+		__sync_fetch_and_sub(&ns_marks_live, 1);
+	return err;
+}
+
+static __always_inline int ns_unmark(__u64 key)
+{
+	if (!*(volatile __u64 *)&ns_marks_live || bpf_map_delete_elem(&ns_marks, &key))
+		return 0;
+	__sync_fetch_and_sub(&ns_marks_live, 1);
+	return 1;
+}
+
+/* The creator's mark waits under its credentials, so that a namespace
+ * whose mark cannot be kept is never created (ENOMEM). */
 SEC("lsm/userns_create")
 int BPF_PROG(fcaps_ceiling_userns, const struct cred *cred, int ret)
 {
-	__u64 key = (__u64)cred;
+	struct fcaps_ceiling *c;
 
-	if (!ret && ceiling_of(key))
+	if (ret)
+		return ret;
+	c = ceiling_of((__u64)cred);
+	if (!c || !enforcing() || !fcaps_has_cap(cred->cap_effective, CAP_SETFCAP) ||
+	    (c->pe >> CAP_SETFCAP) & 1)
+		return 0;
+	return ns_mark((__u64)cred) ? -ENOMEM : 0;
+}
+
+SEC("fexit/create_user_ns")
+int BPF_PROG(fcaps_ceiling_userns_made, struct cred *new, int ret)
+{
+	__u64 key = (__u64)new;
+
+	/* the new credentials hold every capability in the new namespace */
+	if (ceiling_of(key))
 		ceiling_drop(key);
-	return ret;
+	/* the slot the creator's mark held goes to the namespace's */
+	if (!ns_unmark(key) || ret)
+		return 0;
+	if (ns_mark((__u64)new->user_ns)) {
+		/* and the slow path of lsm/file_open for good */
+		__sync_fetch_and_add(&ns_marks_lost, 1);
+		__sync_fetch_and_add(&ns_marks_live, 1);
+	}
+	return 0;
+}
+
+SEC("fentry/__put_user_ns")
+int BPF_PROG(fcaps_ceiling_userns_gone, struct user_namespace *ns)
+{
+	ns_unmark((__u64)ns);
+	return 0;
+}
+
+#define FMODE_WRITE 0x2
+extern const void proc_uid_map_operations __ksym;
+
+/* A marked namespace's own uid_map: the write verify_root_map() refuses on
+ * the kernel path. A root creator can map nothing else there (another uid
+ * needs CAP_SETUID over the parent, which capable() asks). */
+SEC("lsm/file_open")
+int BPF_PROG(fcaps_ceiling_uid_map, struct file *file, int ret)
+{
+	__u64 key;
+
+	if (ret || !*(volatile __u64 *)&ns_marks_live)
+		return ret;
+	if (!(file->f_mode & FMODE_WRITE) || (void *)file->f_op != &proc_uid_map_operations)
+		return 0;
+	key = (__u64)file->f_cred->user_ns;
+	if (*(volatile __u64 *)&ns_marks_lost || bpf_map_lookup_elem(&ns_marks, &key))
+		return -EPERM;
+	return 0;
 }
 
 /*

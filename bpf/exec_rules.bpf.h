@@ -17,6 +17,15 @@ struct fcaps_old_sets {
 	__u64 pe, pp, pa;
 };
 
+/* check_mnt(): is @mnt in @task's mount namespace? (struct mount holds
+ * the vfsmount: read around it) */
+static __always_inline int fcaps_mnt_local(struct vfsmount *mnt, struct task_struct *task)
+{
+	struct mount *m = (void *)((unsigned long)mnt - bpf_core_field_offset(struct mount, mnt));
+
+	return BPF_CORE_READ(m, mnt_ns) == task->nsproxy->mnt_ns;
+}
+
 /* The unsafe-exec downgrade, as 6.1's bprm_unsafe path does it. */
 static __always_inline void downgrade(struct linux_binprm *bprm,
 				      struct task_struct *task,
@@ -48,19 +57,23 @@ static __always_inline void legacy_rules(struct linux_binprm *bprm,
 					 const struct fcaps_sets *f,
 					 struct fcaps_decision *d)
 {
+	__u32 root;
+
 	d->legacy = 1;
 	d->fe = f->effective;
 	d->fp = f->permitted;
 	d->fi = f->inheritable;
 	d->pp = (f->permitted & d->bset) | (f->inheritable & d->pi);
 	downgrade(bprm, task, old, o, d);
+	/* root: the namespace's, as 6.1 measures it (make_kuid(ns, 0)) */
+	root = fcaps_ns_root(old->user_ns);
 #ifdef FCAPS_PLANT_IGNORE_FE
 	d->pe = d->pp;
 #else
 	d->pe = d->pp & f->effective;
 #endif
 	d->secureexec = d->setid ||
-		(d->uid != 0 && (f->effective | f->permitted | f->inheritable));
+		(d->uid != root && (f->effective | f->permitted | f->inheritable));
 }
 
 /* 6.1's cap_bprm_creds_from_file() for no value or a 6.1-format one */
@@ -69,20 +82,22 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 				     const struct cred *old,
 				     const struct fcaps_old_sets *o,
 				     const struct fcaps_policy_value *pol,
+				     struct user_namespace *fs_ns,
 				     struct fcaps_decision *d)
 {
+	__u32 effective = 0, has_fcap = 0, rootid = 0, root = fcaps_ns_root(old->user_ns);
 	struct fcaps_sets f = {};
-	__u32 effective = 0, has_fcap = 0, rootid = 0;
 	int rc;
 
-	if (pol && !d->nosuid) {
+	if (pol) {
 		rc = fcaps_decode_61(pol->value, pol->len, &f, &effective, &rootid);
 		if (rc) {
 			d->ret = rc;
 			return;
 		}
-		/* a rootid that does not own our namespace: as if absent */
-		if (!rootid) {
+		/* a rootid (the filesystem's; a v2 value's is its root) that
+		 * does not own our namespace or an ancestor: as if absent */
+		if (fcaps_root_owns(old->user_ns, fcaps_map_down((unsigned long)fs_ns, rootid))) {
 			has_fcap = 1;
 			d->pp = (f.permitted & d->bset) | (f.inheritable & d->pi);
 			if (effective && (f.permitted & ~d->pp)) {
@@ -95,10 +110,10 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 	}
 	/* handle_privileged_root() */
 	if (!(old->securebits & (1 << SECURE_NOROOT)) &&
-	    !(has_fcap && d->euid == 0 && d->uid != 0)) {
-		if (d->euid == 0 || d->uid == 0)
+	    !(has_fcap && d->euid == root && d->uid != root)) {
+		if (d->euid == root || d->uid == root)
 			d->pp = d->bset | d->pi;
-		if (d->euid == 0)
+		if (d->euid == root)
 			effective = 1;
 	}
 	d->pa = has_fcap || d->setid ? 0 : o->pa;
@@ -106,7 +121,7 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 	d->pp |= d->pa;
 	d->pe = effective ? d->pp : d->pa;
 	d->secureexec = d->setid ||
-		(d->uid != 0 && (effective || (d->pp & ~d->pa)));
+		(d->uid != root && (effective || (d->pp & ~d->pa)));
 }
 
 /*
@@ -128,13 +143,14 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	struct inode *inode = file->f_inode;
 	struct fcaps_file_key key = {};
 	struct fcaps_policy_value *pol;
+	struct vfsmount *mnt = file->f_path.mnt;
+	struct user_namespace *fs_ns = mnt->mnt_sb->s_user_ns;
 	struct fcaps_sets f = {};
 	__u32 mode = inode->i_mode, tag = 0;
-	int suid_ok, legacy;
+	int may_suid, suid_ok, legacy;
 
-	key.dev = inode->i_sb->s_dev;
+	fcaps_inode_key(inode, &key.dev, &key.ino);
 	key.gen = cfg->policy_gen;
-	key.ino = inode->i_ino;
 	d->dev = key.dev;
 	d->ino = key.ino;
 	d->nosuid = !!(file->f_path.mnt->mnt_flags & MNT_NOSUID);
@@ -151,12 +167,17 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	d->pi = fcaps_cap64(old->cap_inheritable);
 	d->securebits = old->securebits & ~(1 << SECURE_KEEP_CAPS);
 
+	/* mnt_may_suid(): not nosuid, and neither a mount of another mount
+	 * namespace nor one of a user namespace we are not in (a foreign
+	 * mount is as nosuid; the record's nosuid is the mount flag) */
+	may_suid = !d->nosuid && fcaps_in_userns(old->user_ns, fs_ns) &&
+		   fcaps_mnt_local(mnt, task);
 	/* bprm_fill_uid(): no setid on a nosuid mount or under no_new_privs */
 	d->uid = old->uid.val;
 	d->euid = old->euid.val;
 	d->gid = old->gid.val;
 	d->egid = old->egid.val;
-	suid_ok = !d->nosuid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
+	suid_ok = may_suid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
 	if (suid_ok && (mode & S_ISUID))
 		d->euid = inode->i_uid.val;
 	if (suid_ok && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
@@ -170,7 +191,8 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 #ifdef FCAPS_PLANT_IGNORE_NOSUID
 	if (legacy && cfg->exec) {
 #else
-	if (legacy && cfg->exec && (!d->nosuid || cfg->nosuid_ignore)) {
+	if (legacy && cfg->exec && (may_suid || cfg->nosuid_ignore) &&
+	    fcaps_root_owns(old->user_ns, fcaps_ns_root(fs_ns))) {
 #endif
 		d->tag = tag;
 		d->form = fcaps_decode(pol->value, pol->len, &f);
@@ -182,7 +204,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 		legacy_rules(bprm, task, old, &o, &f, d);
 	} else {
 		/* a legacy value that does not apply is as if absent */
-		rules_61(bprm, task, old, &o, legacy ? NULL : pol, d);
+		rules_61(bprm, task, old, &o, legacy || !may_suid ? NULL : pol, fs_ns, d);
 	}
 	d->suid = d->euid;
 	/* recorded as the kernel's tracepoint can see it: after the downgrade */

@@ -8,6 +8,7 @@
 #ifndef FCAPS_BPF_H
 #define FCAPS_BPF_H
 
+#include <bpf/bpf_core_read.h>
 #include "fcaps.h"
 
 #define EPERM		1
@@ -46,6 +47,52 @@ struct {
  * note).
  */
 extern struct fcaps_config fcaps_cfg;	/* shared.bpf.c: SEC(".data.config") */
+
+/*
+ * ceilings[struct cred *] (ceiling.bpf.c): what the legacy rules would have
+ * left credentials that ran a capped file. Every rule that reads live sets
+ * reads them through it (ceiling_of()).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCAPS_MAX_CEILINGS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);			/* struct cred * */
+	__type(value, struct fcaps_ceiling);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ceilings SEC(".maps") __weak;
+
+/*
+ * How many ceilings the map may hold (shared.bpf.c): raised before an
+ * entry can exist, lowered after one is gone, so never fewer than there
+ * are. While it is 0 (no capped credentials anywhere, the usual state)
+ * nothing looks one up: the cred_prepare and __put_cred programs run for
+ * every copy and every free of credentials, capable() for every capability
+ * check, the pair rule for every signal (the bench note). A new entry's
+ * key is credentials nobody uses yet (being prepared, or an exec's before
+ * commit), so no lookup that matters can fall between the insert and the
+ * count.
+ */
+extern __u64 ceilings_live;
+
+static __always_inline struct fcaps_ceiling *ceiling_of(__u64 key)
+{
+	if (!*(volatile __u64 *)&ceilings_live)
+		return NULL;
+	return bpf_map_lookup_elem(&ceilings, &key);
+}
+
+/* @cred's permitted and effective sets as the kernel path would hold
+ * them: the live ones, under the ceiling of a capped file's runner */
+static __always_inline void fcaps_capped_sets(const struct cred *cred, __u64 *pp, __u64 *pe)
+{
+	struct fcaps_ceiling *c = ceiling_of((__u64)cred);
+
+	if (c) {
+		*pp &= c->pp;
+		*pe &= c->pe;
+	}
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -252,6 +299,183 @@ static __always_inline __u64 fcaps_cap64p(const kernel_cap_t *c)
 #define fcaps_cap64(c)		fcaps_cap64p(&(c))
 #define fcaps_has_cap(c, cap)	((fcaps_cap64(c) >> (cap)) & 1)
 
+#define OVERLAYFS_SUPER_MAGIC 0x794c7630
+
+/*
+ * The policy key of @inode: the kernel's s_dev and inode number of the
+ * inode whose security.capability the kernel reads. An overlay's inode
+ * reads its upper (else lower) layer's: its own numbers are no key (a
+ * directory's come from a counter, so they collide with the layers'), and
+ * every write or removal through it reaches the layer as well.
+ */
+static __always_inline void fcaps_inode_key(struct inode *inode, __u32 *dev, __u64 *ino)
+{
+	struct inode *in = inode;
+	unsigned long magic = BPF_CORE_READ(in, i_sb, s_magic);
+
+	for (int i = 0; i < 3 && magic == OVERLAYFS_SUPER_MAGIC; i++) {	/* stacked */
+		struct ovl_inode *oi = (void *)((unsigned long)in -
+						bpf_core_field_offset(struct ovl_inode, vfs_inode));
+		struct dentry *real = BPF_CORE_READ(oi, __upperdentry);
+		struct inode *next;
+
+		if (!real)
+			real = BPF_CORE_READ(oi, lowerpath.dentry);
+		next = BPF_CORE_READ(real, d_inode);
+		if (!next)
+			break;
+		in = next;
+		magic = BPF_CORE_READ(in, i_sb, s_magic);
+	}
+	*dev = BPF_CORE_READ(in, i_sb, s_dev);
+	*ino = BPF_CORE_READ(in, i_ino);
+}
+
+#define UID_GID_MAP_MAX_BASE_EXTENTS 5
+#define UID_GID_MAP_MAX_EXTENTS 340
+#define FCAPS_NO_ID ((__u32)-1)
+
+/*
+ * User namespaces are walked with bpf_loop(), whose callback the verifier
+ * checks once, and read as plain memory (the verifier resolves a load in
+ * the uid map's union as the inline extents', and a callback's pointers
+ * are numbers).
+ */
+#define fcaps_ns_read(ns, field) BPF_CORE_READ((struct user_namespace *)(ns), field)	/* ns: a local */
+
+/* Is @id in inline extent @i (a constant) of @ns's uid map? Its kernel id
+ * into @kid if so. */
+static __always_inline int fcaps_extent_down(unsigned long ns, const int i, __u32 n,
+					     __u32 id, __u32 *kid)
+{
+	struct uid_gid_extent e;
+
+	if (i >= n || bpf_core_read(&e, sizeof(e),
+				    &((struct user_namespace *)ns)->uid_map.extent[i]))
+		return 0;
+	if (id < e.first || id - e.first >= e.count)
+		return 0;
+	*kid = e.lower_first + (id - e.first);
+	return 1;
+}
+
+/* Past five extents, the array behind the pointer (map_id_range_down_max()) */
+struct fcaps_id_walk {
+	struct uid_gid_extent *forward;
+	__u32 id, kid;
+};
+
+static long fcaps_map_down_step(__u32 i, struct fcaps_id_walk *w)
+{
+	struct uid_gid_extent e;
+
+	if (bpf_probe_read_kernel(&e, sizeof(e), w->forward + i))
+		return 1;
+	if (w->id < e.first || w->id - e.first >= e.count)
+		return 0;
+	w->kid = e.lower_first + (w->id - e.first);
+	return 1;
+}
+
+/*
+ * make_kuid(@ns, @id): the kernel id of @ns's @id, or FCAPS_NO_ID. With
+ * @only_first past five extents, only the first is read: they are sorted
+ * by first and disjoint, so an id 0 can be in no other.
+ */
+static __always_inline __u32 fcaps_map_down_(unsigned long ns, __u32 id, int only_first)
+{
+	struct fcaps_id_walk w = { .id = id, .kid = FCAPS_NO_ID };
+	__u32 n;
+
+	if (!fcaps_ns_read(ns, level))
+		return id;		/* the initial namespace maps every id to itself */
+	n = fcaps_ns_read(ns, uid_map.nr_extents);
+	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS) {
+		if (fcaps_extent_down(ns, 0, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 1, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 2, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 3, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 4, n, id, &w.kid))
+			return w.kid;
+		return FCAPS_NO_ID;
+	}
+	w.forward = fcaps_ns_read(ns, uid_map.forward);
+	if (only_first)
+		fcaps_map_down_step(0, &w);
+	else
+		bpf_loop(n < UID_GID_MAP_MAX_EXTENTS ? n : UID_GID_MAP_MAX_EXTENTS,
+			 fcaps_map_down_step, &w, 0);
+	return w.kid;
+}
+
+static __always_inline __u32 fcaps_map_down(unsigned long ns, __u32 id)
+{
+	return fcaps_map_down_(ns, id, 0);
+}
+
+/* The walk up from a namespace: what it looks for, and what it found */
+struct fcaps_ns_walk {
+	unsigned long ns, target;
+	__u32 kroot;
+	int found;
+};
+
+/* rootid_owns_currentns(): is @kroot the root of @ns or of an ancestor? */
+static long fcaps_root_owns_step(__u32 i, struct fcaps_ns_walk *w)
+{
+	unsigned long ns = w->ns;	/* CO-RE reads name kernel types only */
+
+	if (fcaps_map_down_(ns, 0, 1) == w->kroot) {
+		w->found = 1;
+		return 1;
+	}
+	if (!fcaps_ns_read(ns, level))
+		return 1;
+	w->ns = (unsigned long)fcaps_ns_read(ns, parent);
+	return !w->ns;
+}
+
+static __always_inline int fcaps_root_owns(struct user_namespace *ns, __u32 kroot)
+{
+	struct fcaps_ns_walk w = { .ns = (unsigned long)ns, .kroot = kroot };
+
+	if (kroot != FCAPS_NO_ID)	/* 32 nested namespaces at most */
+		bpf_loop(33, fcaps_root_owns_step, &w, 0);
+	return w.found;
+}
+
+/* current_in_userns(@target) for credentials in @ns */
+static long fcaps_in_userns_step(__u32 i, struct fcaps_ns_walk *w)
+{
+	unsigned long ns = w->ns;	/* CO-RE reads name kernel types only */
+
+	if (ns == w->target) {
+		w->found = 1;
+		return 1;
+	}
+	if (!fcaps_ns_read(ns, level))
+		return 1;
+	w->ns = (unsigned long)fcaps_ns_read(ns, parent);
+	return !w->ns;
+}
+
+static __always_inline int fcaps_in_userns(struct user_namespace *ns,
+					   struct user_namespace *target)
+{
+	struct fcaps_ns_walk w = { .ns = (unsigned long)ns, .target = (unsigned long)target };
+
+	if (ns == target)
+		return 1;
+	bpf_loop(33, fcaps_in_userns_step, &w, 0);
+	return w.found;
+}
+
+/* make_kuid(@ns, 0) */
+static __always_inline __u32 fcaps_ns_root(struct user_namespace *ns)
+{
+	return fcaps_map_down_((unsigned long)ns, 0, 1);
+}
+
 /*
  * cap_capable(): does @cred hold @cap in @ns? In its own namespace, by its
  * effective set; in a descendant, if it owns the namespace's parent chain.
@@ -362,14 +586,21 @@ static __always_inline void fcaps_call_facts(struct fcaps_decision *r, __u32 hoo
 					     const struct fcaps_call_ids *ids, int sig,
 					     const struct cred *scred,
 					     const struct cred *tcred,
-					     int explicit_cred, int cap)
+					     int explicit_cred, int cap, int capped)
 {
 	/* every probing load once, then the stores */
 	struct user_namespace *own = scred->user_ns, *tns = tcred->user_ns;
 	__u64 pp = fcaps_cap64(scred->cap_permitted);
 	__u64 pe = fcaps_cap64(scred->cap_effective);
-	__u64 target_pp = fcaps_cap64(tcred->cap_permitted);
+	__u64 target_pp = fcaps_cap64(tcred->cap_permitted), target_pe = 0;
 	__u32 securebits = scred->securebits;
+
+	/* BPF's decision (@capped) sees the sets the kernel path would;
+	 * the kernel's recorder, the kernel's own */
+	if (capped) {
+		fcaps_capped_sets(scred, &pp, &pe);
+		fcaps_capped_sets(tcred, &target_pp, &target_pe);
+	}
 
 	r->hook = hook;
 	r->pid = ids->pid;

@@ -65,8 +65,7 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	d.tag = fcaps->tag;
 	d.form = !legacy ? FCAPS_NOT_LEGACY :
 		 ret == -EPERM ? FCAPS_MALFORMED : FCAPS_WELL_FORMED;
-	d.dev = inode->i_sb->s_dev;
-	d.ino = inode->i_ino;
+	fcaps_inode_key(inode, &d.dev, &d.ino);
 	d.nosuid = !!(file->f_path.mnt->mnt_flags & MNT_NOSUID);
 	d.unsafe = bprm->unsafe;
 	d.fe = fcaps_cap64(fcaps->effective);
@@ -116,7 +115,7 @@ int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 		return 0;
 	}
 	fcaps_call_facts(r, FCAPS_HOOK_KILL, &ids, sig, cred ? cred : task->cred, tcred,
-			 !!cred, CAP_KILL);
+			 !!cred, CAP_KILL, 0);
 	fcaps_call_commit(r, seq, ret);
 	return 0;
 }
@@ -140,7 +139,7 @@ int BPF_PROG(fcaps_kernel_sched, struct task_struct *p, const struct cred *tcred
 		count_lost(hook);
 		return 0;
 	}
-	fcaps_call_facts(r, hook, &ids, 0, task->cred, tcred, 0, CAP_SYS_NICE);
+	fcaps_call_facts(r, hook, &ids, 0, task->cred, tcred, 0, CAP_SYS_NICE, 0);
 	fcaps_call_commit(r, seq, ret);
 	return 0;
 }

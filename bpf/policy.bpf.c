@@ -46,10 +46,7 @@ static __always_inline int xattr_kind(const char *name)
 static __always_inline void file_key(struct dentry *dentry,
 				     struct fcaps_file_key *key)
 {
-	struct inode *inode = BPF_CORE_READ(dentry, d_inode);
-
-	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	key->ino = BPF_CORE_READ(inode, i_ino);
+	fcaps_inode_key(BPF_CORE_READ(dentry, d_inode), &key->dev, &key->ino);
 }
 
 /* Write @key's entry in the policy and in the one being imported, if any */
@@ -133,7 +130,9 @@ int BPF_PROG(fcaps_policy_inode_free, struct inode *inode)
 {
 	struct fcaps_file_key key = {};
 
-	if (inode->i_nlink)
+	/* an overlay's inode is no key (fcaps_inode_key()): its layer's
+	 * inode is freed on its own */
+	if (inode->i_nlink || inode->i_sb->s_magic == OVERLAYFS_SUPER_MAGIC)
 		return 0;
 	key.dev = inode->i_sb->s_dev;
 	key.ino = inode->i_ino;

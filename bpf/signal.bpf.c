@@ -8,7 +8,9 @@
  * refuses, and in enforce mode its refusal is the function's return value
  * whatever the LSMs say, bpf in lsm= or not. Each call is decided from its
  * own arguments; the call's seq (fcaps_calls) only joins the kernel's
- * record.
+ * record. The programs do not look at the result of an earlier fmod_ret
+ * program: 6.1's trampoline runs none after one that returned non-zero
+ * (invoke_bpf_mod_ret()), so it is always 0 here.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -43,7 +45,7 @@ static __always_inline int pair_rule(int kill, const struct cred *explicit,
 				     const struct fcaps_config *cfg)
 {
 	struct user_namespace *own, *tns;
-	__u64 pp, target_pp;
+	__u64 pp, target_pp, pe = ~0ULL, target_pe = 0;
 
 	/* SEMANTICS 3: explicit credentials (USB) and the switch */
 	if (kill && (explicit || !cfg->kill))
@@ -55,6 +57,11 @@ static __always_inline int pair_rule(int kill, const struct cred *explicit,
 	target_pp = fcaps_cap64(tcred->cap_permitted);
 	own = scred->user_ns;
 	tns = tcred->user_ns;
+	/* a capped file's runner: the sets the kernel path would give it */
+	if (*(volatile __u64 *)&ceilings_live) {
+		fcaps_capped_sets(scred, &pp, &pe);
+		fcaps_capped_sets(tcred, &target_pp, &target_pe);
+	}
 #ifdef FCAPS_PLANT_NOREC_USERNS	/* planted bug: the rule alone ignores namespaces */
 	if (pair_allows(kill, pp, target_pp, 1, 0))
 		return 0;
@@ -62,7 +69,7 @@ static __always_inline int pair_rule(int kill, const struct cred *explicit,
 	if (pair_allows(kill, pp, target_pp, own == tns, 0))
 		return 0;
 	return pair_allows(kill, pp, target_pp, own == tns,
-			   fcaps_ns_capable_from(scred, own, fcaps_cap64(scred->cap_effective),
+			   fcaps_ns_capable_from(scred, own, fcaps_cap64(scred->cap_effective) & pe,
 						 tns, kill ? CAP_KILL : CAP_SYS_NICE)) ?
 	       0 : -EPERM;
 }
@@ -88,7 +95,7 @@ static __always_inline int record_call(__u32 hook, struct task_struct *task,
 	}
 	fcaps_call_ids(&ids, task, p);
 	fcaps_call_facts(r, hook, &ids, sig, scred, p->real_cred, !!explicit,
-			 kill ? CAP_KILL : CAP_SYS_NICE);
+			 kill ? CAP_KILL : CAP_SYS_NICE, 1);
 	if (kill && (explicit || !cfg->kill))
 		ret = 0;
 	else
@@ -143,25 +150,25 @@ SEC("fmod_ret/security_task_kill")
 int BPF_PROG(fcaps_kill, struct task_struct *p, struct kernel_siginfo *info,
 	     int sig, const struct cred *cred, int ret)
 {
-	return ret ? ret : decide(FCAPS_HOOK_KILL, p, sig, cred);
+	return decide(FCAPS_HOOK_KILL, p, sig, cred);
 }
 
 SEC("fmod_ret/security_task_setscheduler")
 int BPF_PROG(fcaps_setscheduler, struct task_struct *p, int ret)
 {
-	return ret ? ret : decide(FCAPS_HOOK_SETSCHEDULER, p, 0, NULL);
+	return decide(FCAPS_HOOK_SETSCHEDULER, p, 0, NULL);
 }
 
 SEC("fmod_ret/security_task_setnice")
 int BPF_PROG(fcaps_setnice, struct task_struct *p, int nice, int ret)
 {
-	return ret ? ret : decide(FCAPS_HOOK_SETNICE, p, 0, NULL);
+	return decide(FCAPS_HOOK_SETNICE, p, 0, NULL);
 }
 
 SEC("fmod_ret/security_task_setioprio")
 int BPF_PROG(fcaps_setioprio, struct task_struct *p, int ioprio, int ret)
 {
-	return ret ? ret : decide(FCAPS_HOOK_SETIOPRIO, p, 0, NULL);
+	return decide(FCAPS_HOOK_SETIOPRIO, p, 0, NULL);
 }
 
 /*
@@ -191,23 +198,23 @@ SEC("fmod_ret/security_task_kill")
 int BPF_PROG(fcaps_kill_norec, struct task_struct *p, struct kernel_siginfo *info,
 	     int sig, const struct cred *cred, int ret)
 {
-	return ret ? ret : enforce(FCAPS_HOOK_KILL, p, cred);
+	return enforce(FCAPS_HOOK_KILL, p, cred);
 }
 
 SEC("fmod_ret/security_task_setscheduler")
 int BPF_PROG(fcaps_setscheduler_norec, struct task_struct *p, int ret)
 {
-	return ret ? ret : enforce(FCAPS_HOOK_SETSCHEDULER, p, NULL);
+	return enforce(FCAPS_HOOK_SETSCHEDULER, p, NULL);
 }
 
 SEC("fmod_ret/security_task_setnice")
 int BPF_PROG(fcaps_setnice_norec, struct task_struct *p, int nice, int ret)
 {
-	return ret ? ret : enforce(FCAPS_HOOK_SETNICE, p, NULL);
+	return enforce(FCAPS_HOOK_SETNICE, p, NULL);
 }
 
 SEC("fmod_ret/security_task_setioprio")
 int BPF_PROG(fcaps_setioprio_norec, struct task_struct *p, int ioprio, int ret)
 {
-	return ret ? ret : enforce(FCAPS_HOOK_SETIOPRIO, p, NULL);
+	return enforce(FCAPS_HOOK_SETIOPRIO, p, NULL);
 }

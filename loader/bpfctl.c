@@ -575,8 +575,9 @@ static json_object *ju64(unsigned long long v) { return json_object_new_uint64(v
 
 int cmd_status(int argc, char **argv)
 {
-	static const char *maps[] = { "policy", "decisions", "kdecisions", "ceilings" };
-	static const size_t keysz[] = { sizeof(struct fcaps_file_key), 0, 0, 8 };
+	static const char *maps[] = { "policy", "decisions", "kdecisions", "ceilings",
+				      "ns_marks" };
+	static const size_t keysz[] = { sizeof(struct fcaps_file_key), 0, 0, 8, 8 };
 	struct fcaps_counters ctr[FCAPS_NHOOKS] = {};
 	json_object *o, *progs, *fill, *counters;
 	int json = 0, fd, lsm;
@@ -626,7 +627,7 @@ int cmd_status(int argc, char **argv)
 		closedir(d);
 	json_object_object_add(o, "programs", progs);
 	fill = json_object_new_object();
-	for (size_t m = 0; m < 4; m++)
+	for (size_t m = 0; m < sizeof(maps) / sizeof(maps[0]); m++)
 		json_object_object_add(fill, maps[m],
 				       json_object_new_int64(count_entries(maps[m], keysz[m])));
 	json_object_object_add(o, "maps", fill);
@@ -673,6 +674,10 @@ int cmd_mode(int argc, char **argv)
 	if (argc != 2 || parse_mode(argv[1], &cfg.mode))
 		return usage("mode", "enforce|shadow", "%s", argc == 2 ?
 			     "the mode is enforce or shadow" : "needs one argument");
+	/* as load refuses it: enforce without the bpf LSM enforces nothing */
+	if (cfg.mode == FCAPS_MODE_ENFORCE && bpf_lsm_active() != 1)
+		return fail("mode", "the bpf LSM is not active (%s does not list bpf): "
+			    "enforce would enforce nothing; boot with lsm=...,bpf", LSM_LIST);
 	if (lock_state("mode") < 0 || read_config(&cfg))
 		return 1;
 	parse_mode(argv[1], &cfg.mode);
@@ -928,7 +933,7 @@ int cmd_policy(int argc, char **argv)
 
 		rc = policy_key(argv[2], &key);
 		if (rc)
-			return fail("policy del", "%s: %s", argv[2], strerror(-rc));
+			return fail("policy del", "%s: %s", argv[2], policy_key_error(rc));
 		if (lock_state("policy") < 0 || read_config(&cfg))
 			return 1;
 		fd = map_fd("policy");
@@ -959,7 +964,10 @@ int cmd_policy(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[2], "--replace"))
 		rc = replace_policy(fd, &pol);
 	else
-		rc = put_policy(fd, &pol, cfg.policy_gen, BPF_ANY) ? 1 : 0;
+		/* a scan adds what is missing: an entry there is the sync's,
+		 * which may be newer than what the scan read */
+		rc = put_policy(fd, &pol, cfg.policy_gen,
+				!strcmp(argv[1], "scan") ? BPF_NOEXIST : BPF_ANY) ? 1 : 0;
 	if (!rc)
 		printf("policy: %zu entries written\n", pol.n);
 	close(fd);

@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 #include "capfile.h"
 #include "policy.h"
 
@@ -75,17 +77,48 @@ static int mount_sdev(__u64 mnt_id, __u32 *kdev)
 	return -ENOENT;
 }
 
-int policy_key(const char *path, struct fcaps_file_key *key)
+#define OVERLAYFS_SUPER_MAGIC 0x794c7630
+
+/*
+ * Key of the file open as @fd (O_PATH will do): -EXDEV on an overlay,
+ * whose inodes the BPF side keys by the layer they come from, which
+ * userspace cannot name; -errno otherwise. @st, when given, must be the
+ * same file (dev and inode), or -ESTALE: it was replaced meanwhile.
+ */
+static int policy_key_fd(int fd, const struct stat *st, struct fcaps_file_key *key)
 {
 	struct statx stx;
+	struct statfs sfs;
 
-	if (statx(AT_FDCWD, path, 0, STATX_INO | STATX_MNT_ID, &stx))
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx) || fstatfs(fd, &sfs))
 		return -errno;
+	if (sfs.f_type == OVERLAYFS_SUPER_MAGIC)
+		return -EXDEV;
+	if (st && (stx.stx_ino != st->st_ino ||
+		   makedev(stx.stx_dev_major, stx.stx_dev_minor) != st->st_dev))
+		return -ESTALE;
 	memset(key, 0, sizeof(*key));
 	key->ino = stx.stx_ino;
 	if (!(stx.stx_mask & STATX_MNT_ID) || mount_sdev(stx.stx_mnt_id, &key->dev))
 		key->dev = kernel_dev(makedev(stx.stx_dev_major, stx.stx_dev_minor));
 	return 0;
+}
+
+int policy_key(const char *path, struct fcaps_file_key *key)
+{
+	int fd = open(path, O_PATH | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -errno;
+	rc = policy_key_fd(fd, NULL, key);
+	close(fd);
+	return rc;
+}
+
+const char *policy_key_error(int rc)
+{
+	return rc == -EXDEV ? "on an overlay: give its layers (the BPF side keys an overlay's "
+			      "files by the layer the kernel reads them from)" : strerror(-rc);
 }
 
 static int append(struct policy *p, const struct policy_entry *e)
@@ -176,7 +209,7 @@ int policy_add_text(struct policy *p, const char *path, const char *text,
 
 	rc = policy_key(path, &e.key);
 	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s: %s", path, policy_key_error(rc));
 		return -1;
 	}
 	snprintf(e.path, sizeof(e.path), "%s", path);
@@ -275,18 +308,42 @@ int policy_parse_file(const char *file, struct policy *p)
 static struct policy *scan_into;
 static int scan_failed;
 
+/*
+ * One file of a scan: its value and its key from one open of the file nftw
+ * saw, never followed through a link, so that a path swapped meanwhile
+ * cannot pair one file's value with another's key. A file gone or replaced
+ * during the scan is skipped: it is not there to decide anything.
+ */
 static int scan_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	struct policy_entry e = {};
 	__u8 buf[FCAPS_MAX_SIZE];
+	char fdpath[64];
 	__u32 len;
-	int rc;
+	int rc, fd;
 
 	(void)ftw;
 	if (type != FTW_F || !S_ISREG(st->st_mode))
 		return 0;
-	rc = fcaps_read_file(path, buf, &len);
-	if (rc == -ENODATA || rc == -ENOTSUP)
+	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOENT || errno == ELOOP))
+		return 0;
+	if (fd < 0) {
+		fprintf(stderr, "scan: %s: %s\n", path, strerror(errno));
+		scan_failed = 1;
+		return 0;
+	}
+	rc = policy_key_fd(fd, st, &e.key);
+	if (rc == -ESTALE) {
+		close(fd);
+		return 0;
+	}
+	if (!rc) {
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+		rc = fcaps_read_file(fdpath, buf, &len);
+	}
+	close(fd);
+	if (rc == -ENODATA || rc == -ENOTSUP || rc == -ENOENT)
 		return 0;
 	if (rc == -EINVAL) {
 		/* 6.1 shows no such value; its exec fails with EINVAL too */
@@ -295,17 +352,12 @@ static int scan_one(const char *path, const struct stat *st, int type, struct FT
 		rc = 0;
 	}
 	if (rc) {
-		fprintf(stderr, "scan: %s: reading security.capability: %s\n", path, strerror(-rc));
+		fprintf(stderr, "scan: %s: %s\n", path, rc == -EXDEV ? policy_key_error(rc) :
+			strerror(-rc));
 		scan_failed = 1;
 		return 0;
 	}
 	/* every value, as the sync programs keep every value */
-	rc = policy_key(path, &e.key);
-	if (rc) {
-		fprintf(stderr, "scan: %s: %s\n", path, strerror(-rc));
-		scan_failed = 1;
-		return 0;
-	}
 	e.value.len = len;
 	memcpy(e.value.value, buf, sizeof(buf));
 	snprintf(e.path, sizeof(e.path), "%s", path);

@@ -27,8 +27,10 @@ __u32 kernel_dev(dev_t st_dev);
 unsigned int kdev_major(__u32 kdev);
 unsigned int kdev_minor(__u32 kdev);
 
-/* Key of the file at @path; -errno on failure. */
+/* Key of the file at @path; -errno on failure (-EXDEV: an overlay's). */
 int policy_key(const char *path, struct fcaps_file_key *key);
+/* What a policy_key() error means, for a message */
+const char *policy_key_error(int rc);
 
 /* Parse a policy file: lines "PATH [v1|v3] CAPTEXT..." or "PATH hex:BYTES";
  * '#' comments and blank lines are ignored. On a bad line, print

@@ -18,6 +18,8 @@ cp /usr/local/bin/fcaps_probe $H/capped
 cp /usr/local/bin/fcaps_probe $H/plain
 # a 6.1 v2 value (cap_net_raw, effective) for the stock kernel
 V2=0x0100000200200000000000000000000000000000
+# a legacy v1 value (cap_net_raw, effective)
+V1=0x30039819002000000020000000000000
 
 val() { getfattr --absolute-names -e hex -n security.capability "$1" 2>&1 | sed -n 's/^security.capability=//p'; }
 # the BPF policy entry of a file: "size form text"
@@ -30,7 +32,16 @@ rec_of() {
 		sed 's/.*"seq":\([0-9]*\).*"ret":\(-*[0-9]*\).*"legacy":\([0-9]\).*"pp":\([0-9]*\).*/\1 \3 \2 \4/' |
 		sort -n | tail -n 1 | cut -d' ' -f2-
 }
-eperm() { "$@" 2>&1 | grep -q 'Operation not permitted'; }
+# "legacy ret pP pE AT_SECURE" of the same record
+recx_of() {
+	map=$1; shift
+	pid=$("$@" | sed -n 's/^pid=\([0-9]*\).*/\1/p')
+	r=$(fcapsctl decisions --json | grep "\"map\":\"$map\"" |
+		grep "\"hook\":\"exec\",\"pid\":$pid," | tail -n 1)
+	for f in legacy ret pp pe secureexec; do
+		echo "$r" | sed -n "s/.*\"$f\":\(-*[0-9]*\).*/\1/p"
+	done | tr '\n' ' ' | sed 's/ $//'
+}
 # the values of the probe's KEY=... words, in the order asked: "fields KEY... -- CMD..."
 fields() {
 	keys=""
@@ -59,6 +70,12 @@ xattr_attacks() {	# $1: what the file's value is, for the messages
 	check_out "... the value is unchanged" "$before" val $H/capped
 	[ -n "$polb" ] && check_out "... and so is the BPF policy entry" "$polb" pol $H/capped
 	check "root may still write an empty value (CAP_SETFCAP)" setfattr -n security.capability $H/own
+	# over the inode means both its ids mapped in the writer's namespace
+	: > $H/own_g0 && chown 1000:0 $H/own_g0
+	check "uid 1000 as root of its own namespace cannot write an empty security.capability on a file whose group it does not map: EPERM" \
+		eperm runas 1000 unshare -r setfattr -n security.capability $H/own_g0
+	check "... and may on a file of its own, both ids mapped" \
+		runas 1000 unshare -r setfattr -n security.capability $H/own
 }
 
 userns_kill() {
@@ -87,6 +104,14 @@ kernel)
 	check_out "root running the file still gets only its sets" "0x2000 0x2000" \
 		fields Eff Prm -- $H/capped status
 	userns_kill
+	# a legacy value has no rootid to confine it: only CAP_SETFCAP in the
+	# filesystem's own namespace writes one (SEMANTICS 1)
+	: > $H/own_l && chown 1000:1000 $H/own_l
+	check "uid 1000 as root of its own unshare -r cannot write a legacy value on its own file: EPERM" \
+		eperm runas 1000 unshare -r setfattr -n security.capability -v $V1 $H/own_l
+	check_out "... and the file has no value" "" val $H/own_l
+	check "... while a 6.1 v2 value it may write (stored as v3, rootid 1000)" \
+		runas 1000 unshare -r setfattr -n security.capability -v $V2 $H/own_l
 	sysctl -qw kernel.fcaps.kill=0
 	check "... with kill=0 the unshare -Ur sender passes" \
 		sh -c "runas 1000 sleep 100 & t=\$!; sleep 0.2; runas 1000 unshare -r kill -0 \$t; r=\$?; kill \$t; exit \$r"
@@ -114,6 +139,11 @@ bpf)
 	# which only BPF's guard checks on 6.1
 	cp /usr/bin/setfattr $H/setfattr_p
 	setfattr -n security.capability -v 0x0000000200000080000000000000000000000000 $H/setfattr_p
+	cp /usr/bin/setfattr $H/setfattr_e
+	setfattr -n security.capability -v 0x0100000200000080000000000000000000000000 $H/setfattr_e
+	: > $H/own_e && chown 1000:1000 $H/own_e
+	check "uid 1000 holding cap_setfcap in pE may write an empty security.capability on its own file" \
+		runas 1000 $H/setfattr_e -n security.capability $H/own_e
 	before=$(val $H/capped)
 	check "uid 1000 with cap_setfcap in pP only cannot write an empty security.capability" \
 		eperm runas 1000 $H/setfattr_p -n security.capability $H/capped
@@ -124,6 +154,11 @@ bpf)
 	fcapsctl set nosuid_ignore=1
 	check_out "... and applies it with nosuid_ignore=1" "1 0 8192" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
+	fcapsctl unload >/dev/null
+	# the guard restores 6.1's own checks: in shadow mode as well
+	check "load --mode shadow on stock" fcapsctl load --mode shadow --scan $H
+	check "shadow: uid 1000 still cannot remove security.capability: EPERM" \
+		eperm runas 1000 setfattr -x security.capability $H/capped
 	fcapsctl unload >/dev/null
 	# the same signal rule when nothing is recorded (the cheapest path)
 	check "load --mode enforce --record none" fcapsctl load --mode enforce --record none --scan $H
@@ -146,6 +181,18 @@ sync)
 	check_out "an uncapped file renamed over the capped one after the scan: BPF sees none" "0 0 0" \
 		rec_of decisions runas 1000 $H/capped status
 	check_out "... as the kernel does" "0 0 0" rec_of kdecisions runas 1000 $H/capped status
+	# an exec inside a user namespace: root there is the namespace's root
+	# (6.1's make_kuid(ns, 0)), for AT_SECURE and for 6.1's root rules
+	fcapsctl setcap $H/link 'cap_net_raw+ep'
+	check_out "uid 1000 as root of its own namespace runs a v1 file: its sets, AT_SECURE 0 (BPF)" \
+		"1 0 8192 8192 0" recx_of decisions runas 1000 unshare -r $H/link status
+	check_out "... as the kernel decides" "1 0 8192 8192 0" \
+		recx_of kdecisions runas 1000 unshare -r $H/link status
+	cp /usr/local/bin/fcaps_probe $H/nsplain
+	check_out "... and a file without a value: root there, every capability (BPF)" \
+		"0 0 2199023255551 2199023255551 0" recx_of decisions runas 1000 unshare -r $H/nsplain status
+	check_out "... as the kernel decides" "0 0 2199023255551 2199023255551 0" \
+		recx_of kdecisions runas 1000 unshare -r $H/nsplain status
 	# inode reuse on ext4: a deleted capped file's number goes to a new file
 	cp /usr/local/bin/fcaps_probe /mnt/reuse && fcapsctl setcap /mnt/reuse 'cap_net_raw+ep'
 	ino=$(stat -c %i /mnt/reuse)
@@ -160,17 +207,60 @@ sync)
 	check "a new file got the deleted file's inode number $ino" [ "$(stat -c %i /mnt/new$n)" = "$ino" ]
 	check_out "... and inherits nothing (legacy ret pP)" "0 0 0" \
 		rec_of decisions runas 1000 /mnt/new$n status
+	# the kernel's own removal: a chown drops the value (cap_inode_killpriv)
+	cp /usr/local/bin/fcaps_probe $H/kp && fcapsctl setcap $H/kp 'cap_net_raw+ep'
+	check_out "a capped file: BPF sees the value (legacy ret pP)" "1 0 8192" \
+		rec_of decisions runas 1000 $H/kp status
+	chown 1000 $H/kp
+	check_out "chown drops the value (the kernel's own removal): BPF follows" "0 0 0" \
+		rec_of decisions runas 1000 $H/kp status
+	check_out "... as the kernel does" "0 0 0" rec_of kdecisions runas 1000 $H/kp status
+	# an inode evicted from memory while it has links keeps its entry
+	sync
+	echo 2 > /proc/sys/vm/drop_caches
+	check_out "ext4: a capped file's inode evicted from memory: BPF still sees the value" \
+		"1 0 8192" rec_of decisions runas 1000 /mnt/good_v1 status
+	check_out "... as the kernel does" "1 0 8192" rec_of kdecisions runas 1000 /mnt/good_v1 status
+	# a superblock gone: a new tmpfs gets its device and inode numbers
+	mkdir -p $H/t && mount -t tmpfs tmpfs $H/t
+	cp /usr/local/bin/fcaps_probe $H/t/p && fcapsctl setcap $H/t/p 'cap_net_raw+ep'
+	key=$(stat -c %d:%i $H/t/p)
+	umount $H/t && mount -t tmpfs tmpfs $H/t && cp /usr/local/bin/fcaps_probe $H/t/p
+	check "a new tmpfs got the old one's device and inode numbers ($key)" \
+		[ "$(stat -c %d:%i $H/t/p)" = "$key" ]
+	check_out "... and inherits nothing (legacy ret pP)" "0 0 0" rec_of decisions runas 1000 $H/t/p status
+	check_out "the unmount left other filesystems' entries alone" "size=16 v1 cap_net_raw=ep" \
+		pol $H/link
+	umount $H/t
 	# overlayfs: the value removed through the overlay
 	mkdir -p $H/lower $H/upper $H/work $H/ovl
 	cp /usr/local/bin/fcaps_probe $H/lower/ocap && fcapsctl setcap $H/lower/ocap 'cap_net_raw+ep'
 	mount -t overlay overlay -o lowerdir=$H/lower,upperdir=$H/upper,workdir=$H/work $H/ovl
-	check "policy scan of the overlay" fcapsctl policy scan $H/ovl
-	check_out "overlay file: BPF sees the value" "1 0 8192" rec_of decisions runas 1000 $H/ovl/ocap status
+	out=$(fcapsctl policy scan $H/ovl 2>&1); rc=$?
+	check "policy scan of an overlay is refused (BPF keys its files by their layers)" [ "$rc" = 1 ]
+	check_contains "... naming the layers" "on an overlay: give its layers" "$out"
+	check_out "overlay file, not scanned: BPF sees its layer's value" "1 0 8192" \
+		rec_of decisions runas 1000 $H/ovl/ocap status
 	check_out "... as the kernel does" "1 0 8192" rec_of kdecisions runas 1000 $H/ovl/ocap status
 	check "root removes it through the overlay" setfattr -x security.capability $H/ovl/ocap
 	check_out "... and BPF follows (legacy ret pP)" "0 0 0" rec_of decisions runas 1000 $H/ovl/ocap status
 	check_out "... as the kernel does" "0 0 0" rec_of kdecisions runas 1000 $H/ovl/ocap status
 	umount $H/ovl
+	# an overlay of ext4 under tmpfs (no xino), mounted after the load: its
+	# inode numbers collide (a directory's come from a counter), and uid
+	# 1000 can free them at will
+	mkdir -p $H/u2 $H/w2 $H/o2
+	mount -t overlay overlay -o lowerdir=/mnt,upperdir=$H/u2,workdir=$H/w2 $H/o2
+	mkdir $H/o2/pub && chmod 1777 $H/o2/pub
+	check_out "ext4 under an overlay mounted after the load: BPF keys good_v1 by its layer" \
+		"1 0 8192" rec_of decisions runas 1000 $H/o2/good_v1 status
+	check_out "... as the kernel does" "1 0 8192" rec_of kdecisions runas 1000 $H/o2/good_v1 status
+	L=$(( $(stat -c %i $H/o2/good_v1) + 64 ))
+	runas 1000 sh -c "cd $H/o2/pub; i=0; while [ \$i -lt $L ]; do mkdir d; rmdir d; : > f; rm f; i=\$((i + 1)); done"
+	check_out "uid 1000 frees overlay inode numbers 1 to $L: the entry holds" "1 0 8192" \
+		rec_of decisions runas 1000 $H/o2/good_v1 status
+	check_out "... as the kernel's value does" "1 0 8192" rec_of kdecisions runas 1000 $H/o2/good_v1 status
+	umount $H/o2
 	fcapsctl unload
 	umount /mnt
 	# a full policy map: the write it cannot hold is counted and raised
@@ -227,6 +317,25 @@ faults)
 		check_out "... leaving exactly the new policy" "v1" sh -c "fcapsctl policy list | cut -d' ' -f4"
 		fcapsctl unload >/dev/null
 	done
+	# a value written while a replace is pending goes to both generations
+	fcapsctl load --mode enforce --policy $H/bad.policy >/dev/null
+	FCAPS_FAULT=replace-written fcapsctl policy import --replace $H/good.policy >/dev/null 2>&1
+	cp /usr/local/bin/fcaps_probe $H/mid && fcapsctl setcap $H/mid 'cap_net_raw+ep'
+	check_out "a value written while a replace is pending is in both generations" 2 \
+		sh -c "bpftool -j map dump pinned /sys/fs/bpf/fcaps/policy | tr '{' '\n' | grep -c '\"ino\":$(stat -c %i $H/mid)[,}]'"
+	check "... and the replace completes" fcapsctl policy import --replace $H/good.policy
+	check "policy del after a replace" fcapsctl policy del $H/capped
+	check_out "... leaves no entry of the file" "" sh -c "fcapsctl policy list | grep ' ino=$(stat -c %i $H/capped) '"
+	fcapsctl unload >/dev/null
+	# --record none: a killed unload that disarmed leaves nothing refused
+	fcapsctl load --mode enforce --record none >/dev/null
+	FCAPS_FAULT=disarmed fcapsctl unload >/dev/null 2>&1
+	runas 1000 sleep 100 & t=$!
+	sleep 0.2
+	check "unload (--record none) killed at 'disarmed': signals are refused no more" \
+		runas 1000 unshare -r kill -0 $t
+	kill $t; wait $t 2>/dev/null
+	fcapsctl unload >/dev/null
 	check_out "no fcaps program left" "0" sh -c 'bpftool prog show | grep -c "name fcaps_"'
 	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
 	;;
@@ -234,6 +343,7 @@ ceiling)
 	# busybox applets through symlinks to capped copies: the applet runs in
 	# the process that exec'd the capped file
 	mkdir -p $H/c
+	P=/usr/local/bin/fcaps_probe
 	cp /bin/busybox $H/c/bb_raw && fcapsctl setcap $H/c/bb_raw 'cap_net_raw+ep'
 	cp /bin/busybox $H/c/bb_admin && fcapsctl setcap $H/c/bb_admin 'cap_sys_admin,cap_dac_override+ep'
 	mkdir -p $H/c/raw $H/c/admin
@@ -262,10 +372,27 @@ ceiling)
 	nsops() { fields bat_chroot bat_sethostname bat_settime -- $H/c/probe_ns --userns battery $$ 1; }
 	check_out "kernel: a capped root process in a new user namespace: chroot there, not sethostname or settime" \
 		"1 0 0" nsops
+	# without cap_setfcap it may not map root as root there: 6.1 reads that
+	# from pE when the namespace is made (verify_root_map())
+	cp /usr/local/bin/fcaps_probe $H/c/probe_raw && fcapsctl setcap $H/c/probe_raw 'cap_net_raw+ep'
+	rootmap() { fields userns_errno userns_step -- $H/c/probe_raw --userns status; }
+	check_out "kernel: a capped root process without cap_setfcap cannot map root as root in a new user namespace (EPERM at uid_map)" \
+		"1 2" rootmap
+	# signals and scheduling compare the capped sets: root's own processes
+	# hold more than a capped root process (an uncapped probe may)
+	pairs() {
+		sleep 100 & t=$!
+		echo "$(fields kill errno -- $H/c/probe_raw kill $t 0 | tr ' ' /)" \
+		     "$(fields sched errno -- $H/c/probe_raw sched $t nice | tr ' ' /)" \
+		     "$(fields sched errno -- $H/c/probe_raw sched $t ioprio | tr ' ' /)" \
+		     "$(fields kill -- $P kill $t 0)"
+		kill $t; wait $t 2>/dev/null
+	}
+	check_out "kernel: a capped root process cannot signal or renice root's processes (EPERM), an uncapped one can" \
+		"-1/1 -1/1 -1/1 0" pairs
 	# what a capped root process passes on: an exec under no_new_privs stays
 	# within its sets; it cannot raise an ambient capability or set
 	# securebits without having the capability
-	P=/usr/local/bin/fcaps_probe
 	chain() { fields bat_chroot bat_sethostname -- $H/c/probe_ns $1 exec $P battery $$ 1; }
 	later() {
 		echo "$(chain --nnp | tr ' ' /) $(chain --status | tr ' ' /)" \
@@ -288,6 +415,8 @@ ceiling)
 	check_out "BPF ceiling: the same grants as the kernel" "ok EPERM ok" ops admin
 	check_out "BPF ceiling: not carried into a new user namespace, kept over the initial one" \
 		"1 0 0" nsops
+	check_out "BPF ceiling: no root mapped as root without cap_setfcap" "1 2" rootmap
+	check_out "BPF ceiling: the pair rules compare the capped sets" "-1/1 -1/1 -1/1 0" pairs
 	check_out "BPF ceiling: the same across an exec, for ambient and for securebits" \
 		"0/0 1/1 -1/1 -1/1" later
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
@@ -321,6 +450,10 @@ nolsm)
 	check "load --mode shadow loads, with a warning" [ "$rc" = 0 ]
 	check_contains "... the warning" "warning: the bpf LSM is not active" "$out"
 	check_contains "status says so" '"bpf_lsm":false' "$(fcapsctl status --json)"
+	out=$(fcapsctl mode enforce 2>&1); rc=$?
+	check "mode enforce is refused as load's is" [ "$rc" = 1 ]
+	check_contains "... saying why" "the bpf LSM is not active" "$out"
+	check_contains "... and the mode stays shadow" '"mode":"shadow"' "$(fcapsctl status --json)"
 	fcapsctl unload >/dev/null
 	;;
 *)

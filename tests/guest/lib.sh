@@ -47,6 +47,8 @@ suite() {
 }
 
 as_user() { runas 1000 "$@"; }
+# eperm CMD...: CMD reports EPERM ("Operation not permitted")
+eperm() { "$@" 2>&1 | grep -q 'Operation not permitted'; }
 
 finish() {
 	echo "$T_PASS passed, $T_FAIL failed"
