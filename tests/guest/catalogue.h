@@ -152,6 +152,7 @@
 #define FCN "/tmp/fcn/"				/* tmpfs mounted nosuid */
 #define IMG "/mnt/"				/* ext4 image made offline */
 #define IMGN "/mnt-nosuid/"			/* the same, bound nosuid,ro */
+#define FR "/tmp/fcr/"				/* ramfs: no xattr support */
 
 /* Files the scenarios execute: copies of fcaps_probe or scripts. */
 struct fixture {
@@ -172,6 +173,7 @@ static const struct fixture fixtures[] = {
 	{ FC "v1_empty", 0755, FCAPS_V1_TAG, 0, 0, 0 },
 	{ FC "v1_fi_only", 0755, FCAPS_V1_TAG, 0, 0, CHOWN },
 	{ FC "v1_p_only", 0755, FCAPS_V1_TAG, 0, RAW | BIND, 0 },
+	{ FC "v1_e_only", 0755, FCAPS_V1_TAG, RAW, 0, 0 },
 	{ FC "v3_high", 0755, FCAPS_V3_TAG, BPF, BPF | PERFMON | RAW, LAST },
 	{ FC "suid_v1", 04755, FCAPS_V1_TAG, RAW, RAW, 0 },
 	{ FC "suid_plain", 04755 },
@@ -195,6 +197,7 @@ static const struct fixture fixtures[] = {
 	{ FCN "suid_v1", 04755, FCAPS_V1_TAG, RAW, RAW, 0 },
 	{ FCN "suid_plain", 04755 },
 	{ FCN "script_capinterp", 0755, 0, 0, 0, 0, FC "interp_v1" },
+	{ FR "plain", 0755 },
 };
 
 #define NFIXTURES (sizeof(fixtures) / sizeof(fixtures[0]))
@@ -321,6 +324,10 @@ static const struct exec_row exec_rows[] = {
 	  { U }, {}, 0, U, 0, RAW | BIND, 0, 0, 1 },
 	{ "fP only (fE empty), uid 0: permitted, not effective", FC "v1_p_only", { 0 }, {},
 	  0, 0, 0, RAW | BIND, 0, 0, 0 },
+	{ "fE only (fP, fI empty), uid 1000: nothing, AT_SECURE by fE", FC "v1_e_only", { U },
+	  {}, 0, U, 0, 0, 0, 0, 1 },
+	{ "fE only (fP, fI empty), uid 0: nothing, AT_SECURE 0", FC "v1_e_only", { 0 }, {},
+	  0, 0, 0, 0, 0, 0, 0 },
 
 	/* nosuid mounts: tmpfs, and the ext4 image bound nosuid */
 	{ "nosuid mount: v3 ignored, uid 1000", FCN "v3_high", { U }, {}, 0, U,
@@ -376,6 +383,18 @@ static const struct exec_row exec_rows[] = {
 	  FC "suid_v1", { U, .traced = 1, .tracer_cap = 1 }, {}, 0, 0, RAW, RAW, 0, 0, 1 },
 	{ "ptraced by uid 1000: setuid-root file with v1 falls back to uid 1000",
 	  FC "suid_v1", { U, .traced = 1 }, {}, 0, U, 0, 0, 0, 0, 1 },
+	/* setid without a setid file (ruid != euid), unsafe by no_new_privs: the
+	 * ids fall back even for a caller holding CAP_SETUID, and AT_SECURE is
+	 * judged before the fallback */
+	{ "no_new_privs, ruid 1000 euid 0, v1: euid falls back to 1000", FC "v1_raw_ep",
+	  { U, .nnp = 1, .seteuid = 1, .euid = 0 }, {}, 0, U, RAW, RAW, 0, 0, 1 },
+	{ "no_new_privs, ruid 0 euid 1000, v1: euid falls back to 0, AT_SECURE by setid",
+	  FC "v1_raw_ep", { 0, .nnp = 1, .seteuid = 1, .euid = U }, {}, 0, 0,
+	  RAW, RAW, 0, 0, 1 },
+	/* a setid exec that gains nothing is downgraded all the same */
+	{ "shared fs, uid 1000 holding cap_net_raw (ambient): setgid file with v1 falls back "
+	  "to gid 1000", FC "sgid_v1", { U, 0, RAW, .shared_fs = 1 }, {}, 0, U,
+	  RAW, RAW, RAW, 0, 1 },
 
 	/* SECURE_NOROOT: no root privilege, but a legacy value is the same */
 	{ "SECURE_NOROOT, uid 0, no xattr: no root privilege (6.1)", FC "plain",
@@ -421,6 +440,15 @@ static const struct exec_row exec_rows[] = {
 	  { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0 },
 	{ "ambient set, setgid file, no xattr (6.1): pA cleared", FC "sgid_plain",
 	  { U, 0, BIND }, {}, 0, U, 0, 0, BIND, 0, 1, G, 1 },
+	{ "ambient set, 6.1 v2 value, uid 1000 (6.1): pA cleared", IMG "v2_raw",
+	  { U, 0, BIND }, {}, 0, U, RAW, RAW, BIND, 0, 1 },
+	{ "bset without cap_net_raw, pI cap_net_raw, uid 0, no xattr (6.1): pP' = bset | pI",
+	  FC "plain", { 0, RAW, .bset_drop = RAW }, {}, 0, 0, FULL, FULL, RAW, 0, 0 },
+	/* no xattr support is no attribute, not a read error */
+	{ "ramfs (no xattr support), uid 1000: 6.1 user", FR "plain", { U }, {}, 0, U,
+	  0, 0, 0, 0, 0 },
+	{ "ramfs (no xattr support), uid 0: 6.1 root", FR "plain", { 0 }, {}, 0, 0,
+	  FULL, FULL, 0, 0, 0 },
 	{ "no_new_privs: setgid file with v1, uid 0: not setid, AT_SECURE 0", FC "sgid_v1",
 	  { 0, .nnp = 1 }, {}, 0, 0, RAW, RAW, 0, 0, 0, 0, 1 },
 	{ "no_new_privs: setuid-root file, no xattr, uid 1000 (6.1): not setid", FC "suid_plain",
@@ -503,6 +531,21 @@ static const struct pair_row pair_rows[] = {
 	  FC "v1_super", U, "nice", 0, {}, 0 },
 	{ "setpriority on uncapped uid 1000: allowed", FC "plain", U,
 	  FC "plain", U, "nice", 0, {}, 0 },
+	/* the target's permitted set decides, not its effective set */
+	{ "uid 1000 to a target whose caps are in pP only (fE empty): EPERM", FC "v1_p_only", U,
+	  FC "plain", U, NULL, SIGTERM, {}, EPERM },
+	{ "setpriority on a target whose caps are in pP only (fE empty): EPERM",
+	  FC "v1_p_only", U, FC "plain", U, "nice", 0, {}, EPERM },
+	/* signal 0 reaches the hook like any signal */
+	{ "signal 0 to capped uid 1000: EPERM", FC "v1_raw_ep", U, FC "plain", U, NULL, 0, {},
+	  EPERM },
+	{ "signal 0 to capped uid 1000, kill=0: allowed", FC "v1_raw_ep", U, FC "plain", U,
+	  NULL, 0, { .kill_off = 1 }, 0 },
+	/* kernel.fcaps.kill is section 3's switch: scheduling keeps 6.1's rule */
+	{ "setpriority on capped uid 1000, kill=0: EPERM (the switch is for signals)",
+	  FC "v1_raw_ep", U, FC "plain", U, "nice", 0, { .kill_off = 1 }, EPERM },
+	{ "ioprio_set on capped uid 1000, kill=0: EPERM", FC "v1_raw_ep", U, FC "plain", U,
+	  "ioprio", 0, { .kill_off = 1 }, EPERM },
 
 	/* a capability in pP but not in pE is not held */
 	{ "uid 1000 sender with CAP_KILL in pP only: EPERM", FC "v1_raw_ep", U,
@@ -513,6 +556,8 @@ static const struct pair_row pair_rows[] = {
 	  FC "v1_nice", U, "nice", 0, {}, EPERM, .pp_only = 1 },
 	{ "ioprio_set with CAP_SYS_NICE in pP only: EPERM", FC "v1_raw_ep", U,
 	  FC "v1_nice", U, "ioprio", 0, {}, EPERM, .pp_only = 1 },
+	{ "setpriority from a superset, pE emptied: allowed (pP decides)", FC "v1_raw_ep", U,
+	  FC "v1_super", U, "nice", 0, {}, 0, .pp_only = 1 },
 
 	/* user namespaces: permitted sets compared within one only (signals) */
 	{ "sender inside unshare -Ur to capped uid 1000: EPERM", FC "v1_raw_ep", U,
@@ -708,17 +753,20 @@ static inline int same_mount_source(const char *a, const char *b)
 /*
  * Create the fixtures; @with_xattrs is 0 where the kernel refuses legacy
  * values (stock: scripts then name the stock_path() copies). Mounts a
- * nosuid tmpfs on FCN, the test image on IMG and binds it nosuid,ro on
- * IMGN (a malformed value cannot be written on tmpfs).
+ * nosuid tmpfs on FCN, a ramfs (no xattrs at all) on FR, the test image
+ * on IMG and binds it nosuid,ro on IMGN (a malformed value cannot be
+ * written on tmpfs).
  */
 static inline void setup_fixtures(int with_xattrs)
 {
 	mkdir("/tmp/fc", 0755);
 	mkdir("/tmp/fcn", 0755);
 	mkdir("/mnt-nosuid", 0755);
+	mkdir("/tmp/fcr", 0755);
 	if (mount("tmpfs", "/tmp/fcn", "tmpfs", MS_NOSUID, "mode=0755") ||
+	    mount("ramfs", "/tmp/fcr", "ramfs", 0, "mode=0755") ||
 	    (mount("/dev/vda", "/mnt", "ext4", 0, NULL) && errno != EBUSY)) {
-		perror("scenarios: mounting /tmp/fcn and the test image on /mnt");
+		perror("scenarios: mounting /tmp/fcn, /tmp/fcr and the test image on /mnt");
 		exit(1);
 	}
 	if (!same_mount_source("/mnt", "/mnt-nosuid") &&
@@ -763,6 +811,7 @@ static inline void teardown_fixtures(void)
 {
 	umount("/mnt-nosuid");
 	umount("/tmp/fcn");
+	umount("/tmp/fcr");
 }
 
 #endif /* FCAPS_CATALOGUE_H */

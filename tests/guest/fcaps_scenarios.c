@@ -38,6 +38,8 @@ static enum { KERNEL, BPF_PATCHED, BPF_STOCK } path = KERNEL;
  * records, whose signal and scheduling rule is a code path of its own */
 static const char *bpf_tag = "bpf ";
 static int no_records;
+/* --record denied: a record for each refusal, and none for the rest */
+static int denied_only;
 
 
 static void apply(struct switches s)
@@ -79,8 +81,8 @@ static void check_bpf_exec(const struct exec_row *r, const char *line)
 	if (path == BPF_STOCK && r->want_errno && sixone_value(r->file)) {
 		/* 6.1 refuses a value it cannot parse or apply; the stock run's
 		 * copy carries it in the policy only, so no kernel refuses it */
-		skip("bpf exec: %s: errno: 6.1's own %s needs the value on the file; "
-		     "the stock run's copy has it in the policy only", r->name,
+		skip("%sexec: %s: errno: 6.1's own %s needs the value on the file; "
+		     "the stock run's copy has it in the policy only", bpf_tag, r->name,
 		     r->want_errno == EINVAL ? "EINVAL" : "EPERM");
 	} else {
 		if (r->want_errno)
@@ -88,18 +90,24 @@ static void check_bpf_exec(const struct exec_row *r, const char *line)
 		else
 			ok = !has_field(line, "exec_errno") &&
 			     field(line, "secure") == (unsigned long long)r->secure;
-		check(ok, "bpf exec: %s: errno %d%s", r->name, r->want_errno,
+		check(ok, "%sexec: %s: errno %d%s", bpf_tag, r->name, r->want_errno,
 		      r->want_errno ? "" : ", AT_SECURE as predicted");
 		if (!ok)
 			printf("  got  %s\n", line);
 	}
 	found = !find_decision(FCAPS_HOOK_EXEC, field(line, "pid"), &d);
+	if (denied_only) {
+		ok = found == !!r->want_errno && (!found || d.ret == -r->want_errno);
+		check(ok, "%sexec: %s: a record %s", bpf_tag, r->name,
+		      r->want_errno ? "of the refusal" : "only of a refusal: none");
+		return;
+	}
 	ok = found && d.ret == -r->want_errno;
 	if (ok && !r->want_errno)
 		ok = d.euid == r->want_euid && d.pe == r->e && d.pp == r->p &&
 		     d.pi == r->i && d.pa == r->a && d.secureexec == (__u32)r->secure &&
 		     (!r->egid_set || d.egid == r->want_egid);
-	check(ok, "bpf exec: %s: decision record", r->name);
+	check(ok, "%sexec: %s: decision record", bpf_tag, r->name);
 	if (!ok && found)
 		printf("  want ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%d\n"
 		       "  got  ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%u\n",
@@ -130,7 +138,7 @@ static void run_exec(const struct exec_row *r)
 	int ok;
 
 	if (path != KERNEL && r->bpf_skip) {
-		skip("bpf exec: %s: %s", r->name, r->bpf_skip);
+		skip("%sexec: %s: %s", bpf_tag, r->name, r->bpf_skip);
 		return;
 	}
 	apply(r->sw);
@@ -210,7 +218,7 @@ static void check_bpf_record(const struct pair_row *r, const char *what, pid_t s
 	if (no_records)
 		return;
 	found = !find_decision_to(hook, sp, tp, &d);
-	if (r->uid_check)
+	if (r->uid_check || (denied_only && !want_errno))
 		ok = !found;
 	else
 		ok = found && d.ret == -want_errno && d.target == (__u32)tp &&
@@ -419,6 +427,14 @@ static void run_xattrs(void)
 		check(rc == (writable ? 0 : EINVAL), "setxattr: uid 0 writes %s (%s): %s (got %s)",
 		      v->name, fcaps_test_kind_name(v->kind), writable ? "ok" : "EINVAL",
 		      rc ? strerror(rc) : "ok");
+		/* a value nobody may write is EINVAL before any privilege test
+		 * (6.1's order), so uid 1000 learns the same as root */
+		if (!writable) {
+			rc = setxattr_as(U, path, v->bytes, v->len);
+			check(rc == EINVAL, "setxattr: uid 1000 writes %s (%s) on its own file: "
+			      "EINVAL (got %s)", v->name, fcaps_test_kind_name(v->kind),
+			      rc ? strerror(rc) : "ok");
+		}
 		if (writable) {
 			len = getxattr(path, FCAPS_XATTR_NAME, got, sizeof(got));
 			check(len == (ssize_t)want_len && !memcmp(got, want, want_len),
@@ -445,6 +461,21 @@ static int read_switch(const char *name)
 	if (fd >= 0)
 		close(fd);
 	return buf[0] ? atoi(buf) : -1;
+}
+
+/* @name's value as @uid reads it (mode 0644: anyone may), or -1 */
+static int read_switch_as(uid_t uid, const char *name)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (setresuid(uid, uid, uid))
+			_exit(255);
+		_exit(read_switch(name) & 0xff);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) && WEXITSTATUS(status) != 255 ? WEXITSTATUS(status) : -1;
 }
 
 static int write_switch_as(uid_t uid, int drop_sys_admin, const char *name, int v)
@@ -488,6 +519,13 @@ static void run_switch_checks(void)
 		rc = write_switch_as(0, 0, names[n], 2);
 		check(rc == EINVAL, "sysctl: kernel.fcaps.%s refuses 2 (%s)", names[n],
 		      rc ? strerror(rc) : "ok");
+		rc = write_switch_as(0, 0, names[n], -1);
+		check(rc == EINVAL && read_switch(names[n]) == (n == 2 ? 0 : 1),
+		      "sysctl: kernel.fcaps.%s refuses -1 (%s)", names[n],
+		      rc ? strerror(rc) : "ok");
+		rc = read_switch_as(U, names[n]);
+		check(rc == (n == 2 ? 0 : 1), "sysctl: uid 1000 reads kernel.fcaps.%s (got %d)",
+		      names[n], rc);
 		rc = write_switch_as(0, 0, names[n], n == 2 ? 1 : 0);
 		check(rc == 0 && read_switch(names[n]) == (n == 2 ? 1 : 0),
 		      "sysctl: root flips kernel.fcaps.%s", names[n]);
@@ -531,8 +569,15 @@ static void run_trace(void)
 	char *argv[] = { FC "v1_sub", "status", NULL }, want[128], *l;
 	const struct pair_row kill_row = { "traced kill", FC "v1_raw_ep", U,
 					   FC "plain", U, NULL, SIGTERM, {}, EPERM };
+	const struct pair_row nice_row = { "traced nice", FC "v1_raw_ep", U,
+					   FC "plain", U, "nice", 0, {}, EPERM };
+	/* every set of the record different, capabilities above 31 in each */
+	struct creds high = { 0, LAST | CHOWN, .bset_drop = RAW | BPF };
+	char *high_argv[] = { FC "v3_high", "status", NULL };
+	char *bad_argv[] = { IMG "m_v1_size15", "status", NULL };
+	char *plain_argv[] = { FC "plain", "status", NULL };
 	struct creds c = { U };
-	pid_t pid, sp = 0, tp = 0;
+	pid_t pid, high_pid, bad_pid, plain_pid, sp = 0, tp = 0, nsp = 0, ntp = 0;
 	struct stat st;
 	ssize_t n;
 	int fd, ok;
@@ -544,7 +589,11 @@ static void run_trace(void)
 		return;
 	}
 	run_to_end(&c, argv, &pid);
+	run_to_end(&high, high_argv, &high_pid);
+	run_to_end(&c, bad_argv, &bad_pid);
+	run_to_end(&c, plain_argv, &plain_pid);
 	run_pair(&kill_row, &sp, &tp);
+	run_pair(&nice_row, &nsp, &ntp);
 	write_file(TRACING "events/fcaps/enable", "0");
 	fd = open(TRACING "trace", O_RDONLY);
 	n = fd < 0 ? -1 : read(fd, trace, sizeof(trace) - 1);
@@ -565,6 +614,39 @@ static void run_trace(void)
 	if (!ok)
 		printf("  want %s tag=0x19980330 fE=0x2000 fP=0x2400 legacy=1 pE=0x2000 "
 		       "pP=0x2400 secureexec=1 ret=0\n  got  %s\n", want, l ? l : "(none)");
+
+	l = trace_line(trace, "fcaps_exec", high_pid);
+	ok = l && field(l, "tag") == FCAPS_V3_TAG && field(l, "fE") == BPF &&
+	     field(l, "fP") == (BPF | PERFMON | RAW) && field(l, "fI") == LAST &&
+	     field(l, "legacy") == 1 && field(l, "pE") == 0 &&
+	     field(l, "pP") == (PERFMON | LAST) && field(l, "pI") == (LAST | CHOWN) &&
+	     field(l, "secureexec") == 0 && field(l, "ret") == 0;
+	check(ok, "trace: fcaps_exec of v3_high by root, pI and bset narrowed, field by field");
+	if (!ok)
+		printf("  want tag=0x20080522 fE=0x8000000000 fP=0xc000002000 fI=0x10000000000 "
+		       "legacy=1 pE=0 pP=0x14000000000 pI=0x10000000001 secureexec=0 ret=0\n"
+		       "  got  %s\n", l ? l : "(none)");
+	l = trace_line(trace, "fcaps_exec", bad_pid);
+	ok = l && field(l, "tag") == FCAPS_V1_TAG && field(l, "legacy") == 1 &&
+	     field(l, "ret") == (unsigned long long)-EPERM;
+	check(ok, "trace: fcaps_exec of a malformed v1 value: legacy, EPERM");
+	if (!ok)
+		printf("  want tag=0x19980330 legacy=1 ret=-1\n  got  %s\n", l ? l : "(none)");
+	l = trace_line(trace, "fcaps_exec", plain_pid);
+	ok = l && field(l, "tag") == 0 && field(l, "legacy") == 0 && field(l, "pP") == 0 &&
+	     field(l, "secureexec") == 0 && field(l, "ret") == 0;
+	check(ok, "trace: fcaps_exec of a file without a value: not legacy");
+	if (!ok)
+		printf("  want tag=0 legacy=0 pP=0 secureexec=0 ret=0\n  got  %s\n",
+		       l ? l : "(none)");
+	l = trace_line(trace, "fcaps_sched", nsp);
+	ok = l && field(l, "target") == (unsigned long long)ntp && field(l, "op") == 1 &&
+	     field(l, "pP") == 0 && field(l, "target_pP") == RAW &&
+	     field(l, "ret") == (unsigned long long)-EPERM;
+	check(ok, "trace: fcaps_sched of a denied setpriority, field by field");
+	if (!ok)
+		printf("  want target=%d op=1 pP=0 target_pP=0x2000 ret=-1\n  got  %s\n", ntp,
+		       l ? l : "(none)");
 
 	l = trace_line(trace, "fcaps_kill", sp);
 	ok = l && field(l, "target") == (unsigned long long)tp &&
@@ -710,6 +792,19 @@ int main(int argc, char **argv)
 		run_sigchld(1);
 		fflush(stdout);
 		check(system("fcapsctl unload") == 0, "bpf --record none: fcapsctl unload");
+		/* every row again recording only refusals: the same outcomes, a
+		 * record of each refusal and of nothing else */
+		reset_switches();
+		bpf_tag = "bpf --record denied ";
+		no_records = 0;
+		denied_only = 1;
+		setup_bpf("denied");
+		for (size_t n = 0; n < sizeof(exec_rows) / sizeof(exec_rows[0]); n++)
+			run_exec(&exec_rows[n]);
+		for (size_t n = 0; n < sizeof(pair_rows) / sizeof(pair_rows[0]); n++)
+			run_pair(&pair_rows[n], NULL, NULL);
+		fflush(stdout);
+		check(system("fcapsctl unload") == 0, "bpf --record denied: fcapsctl unload");
 		reset_switches();
 		return finish();
 	}

@@ -13,6 +13,8 @@ check_out "the bytes are the v1 layout" \
 	sh -c "getfattr --absolute-names -e hex -n security.capability $f | grep ^security"
 check "setcap picks v3 for cap_bpf" fcapsctl setcap $f 'cap_bpf+ep'
 check_out "getcap shows v3" "$f: v3 cap_bpf=ep" fcapsctl getcap $f
+check "setcap picks v3 for cap 32 alone" fcapsctl setcap $f 'cap_mac_override+ep'
+check_out "getcap shows it, v3" "$f: v3 cap_mac_override=ep" fcapsctl getcap $f
 check "setcap --format v3 for low caps" fcapsctl setcap --format v3 $f 'cap_net_raw+p'
 check_out "getcap --json" \
 	"{\"path\":\"$f\",\"form\":\"v3\",\"size\":28,\"value\":\"22050820000000000020000000000000000000000000000000000000\",\"effective\":\"0\",\"permitted\":\"0x2000\",\"inheritable\":\"0\",\"text\":\"cap_net_raw=p\"}" \

@@ -120,6 +120,21 @@ int main(void)
 		check(rc == 0 && p.n == 1 && fcaps_le32(p.v[0].value.value + 8) == 1U << 0,
 		      "two lines for one file: the last wins");
 		policy_free(&p);
+		/* the highest capability 6.1 has, and the lowest one v1 cannot hold */
+		rc = parse("/etc/passwd 40+p\n", &p, err, sizeof(err));
+		check(rc == 0 && p.n == 1 && fcaps_le32(p.v[0].value.value) == FCAPS_V3_TAG &&
+		      fcaps_le32(p.v[0].value.value + 20) == 1U << 8 &&
+		      fcaps_le32(p.v[0].value.value + 8) == 0,
+		      "capability 40 (CAP_LAST_CAP) is accepted, as v3");
+		policy_free(&p);
+		rc = parse("/etc/passwd cap_mac_override+p\n", &p, err, sizeof(err));
+		check(rc == 0 && p.n == 1 && fcaps_le32(p.v[0].value.value) == FCAPS_V3_TAG &&
+		      fcaps_le32(p.v[0].value.value + 20) == 1,
+		      "capability 32 alone picks v3");
+		policy_free(&p);
+		rc = parse("/etc/passwd 41+p\n", &p, err, sizeof(err));
+		check(rc == -1 && p.n == 0, "capability 41 (above CAP_LAST_CAP) is refused");
+		policy_free(&p);
 	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
