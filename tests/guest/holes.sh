@@ -401,6 +401,16 @@ ceiling)
 	}
 	check_out "kernel: capped root execs a plain file: under nnp capped (0/0), else root (1/1); no ambient sys_admin, no securebits" \
 		"0/0 1/1 -1/1 -1/1" later
+	# pP and pE apart: an ambient capability needs it in pP, securebits
+	# need cap_setpcap in pE
+	cp /usr/local/bin/fcaps_probe $H/c/probe_p &&
+		fcapsctl setcap $H/c/probe_p 'cap_net_raw+ep cap_net_bind_service,cap_setpcap+p'
+	edges() {
+		echo "$(fields ambient errno -- $H/c/probe_p ambient 10 | tr ' ' /)" \
+		     "$(fields securebits_set errno -- $H/c/probe_p securebits 10 | tr ' ' /)"
+	}
+	check_out "kernel: capped root raises a capability of its pP alone as ambient (0); no securebits with cap_setpcap in pP alone (EPERM)" \
+		"0 -1/1" edges
 	# capset cannot put into pI what the capped sets lack, so an exec of a
 	# file whose fI holds it gains nothing either
 	cp /usr/local/bin/fcaps_probe $H/c/fi_admin && fcapsctl setcap $H/c/fi_admin 'cap_sys_admin+ei'
@@ -421,6 +431,7 @@ ceiling)
 		"0/0 1/1 -1/1 -1/1" later
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
 		"-1 0" inherit
+	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	fcapsctl unload >/dev/null
 	# a full map of ceilings refuses the exec that needs one (fail closed)
 	check "BPF enforce with room for two ceilings" \
