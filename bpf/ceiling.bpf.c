@@ -15,95 +15,19 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "exec_rules.bpf.h"
+#include "ceiling.bpf.h"
 
-#define ENOENT 2
-#define ENOMEM 12
-#define EEXIST 17
 #define PTRACE_MODE_FSCREDS 0x08	/* include/linux/ptrace.h */
 #define PR_SET_SECUREBITS 28		/* include/uapi/linux/prctl.h */
 #define PR_CAP_AMBIENT 47
 #define PR_CAP_AMBIENT_RAISE 2
 #define CAP_SETPCAP 8
 
-/* Insert @key's ceiling, counted first; 0 or the map's error */
-static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling *c)
-{
-	int err;
-
-	__sync_fetch_and_add(&ceilings_live, 1);
-	err = bpf_map_update_elem(&ceilings, &key, c, BPF_NOEXIST);
-	if (err)
-		__sync_fetch_and_sub(&ceilings_live, 1);
-	return err;
-}
-
-/* Set @key's ceiling to @c; 0 or the map's error (full: fail closed) */
-static __always_inline int ceiling_set(__u64 key, const struct fcaps_ceiling *c)
-{
-	int err = ceiling_insert(key, c);
-
-	if (err != -EEXIST)
-		return err;
-	/* already capped: replace it; gone meanwhile, insert it again */
-	err = bpf_map_update_elem(&ceilings, &key, c, BPF_EXIST);
-	return err == -ENOENT ? ceiling_insert(key, c) : err;
-}
-
-static __always_inline void ceiling_drop(__u64 key)
-{
-	if (!bpf_map_delete_elem(&ceilings, &key))
-		__sync_fetch_and_sub(&ceilings_live, 1);
-}
-
 static __always_inline int enforcing(void)
 {
 	struct fcaps_config *cfg = fcaps_config();
 
 	return cfg && cfg->mode == FCAPS_MODE_ENFORCE;
-}
-
-/*
- * The new credentials of an exec: capped by what the kernel path would
- * give. For a legacy value, the file's sets; otherwise, for credentials
- * already capped, 6.1's rules applied to the capped old sets (the unsafe-
- * exec downgrade keeps pP' within them; pA was cleared by the legacy exec)
- * when that is below what 6.1 gave. Set here, where an exec can still be
- * refused: no exec goes ahead without its ceiling (fail closed).
- */
-SEC("lsm/bprm_creds_from_file")
-int BPF_PROG(fcaps_ceiling_exec, struct linux_binprm *bprm, struct file *file, int ret)
-{
-	struct fcaps_config *cfg = fcaps_config();
-	const struct cred *new = bprm->cred;
-	__u64 key = (__u64)new;
-	struct fcaps_ceiling *old, c;
-	struct fcaps_decision d = {};
-
-	if (ret)
-		return ret;
-	/* inherited from the old credentials by prepare_exec_creds() */
-	old = ceiling_of(key);
-	if (!cfg || cfg->mode != FCAPS_MODE_ENFORCE)
-		goto drop;
-	decide_from(bprm, file, cfg, old, &d);
-	if (d.ret)
-		goto drop;	/* refused (exec.bpf.c enforces it) */
-	if (!d.legacy && (!old || !((fcaps_cap64(new->cap_effective) & ~d.pe) |
-				    (fcaps_cap64(new->cap_permitted) & ~d.pp) |
-				    (fcaps_cap64(new->cap_ambient) & ~d.pa))))
-		goto drop;
-	c.pe = d.pe;
-#ifdef FCAPS_PLANT_CEILING_PP	/* planted bug: the ceiling is pP, not pE */
-	c.pe = d.pp;
-#endif
-	c.pp = d.pp;
-	c.pa = d.pa;
-	return ceiling_set(key, &c) ? -ENOMEM : 0;
-drop:
-	if (old)
-		ceiling_drop(key);
-	return 0;
 }
 
 /* A copy of capped credentials is capped; refuse the copy otherwise. */

@@ -9,7 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "exec_rules.bpf.h"
+#include "ceiling.bpf.h"
 
 /* One event per execve, however many interpreters it goes through. */
 SEC("lsm/bprm_creds_for_exec")
@@ -63,28 +63,45 @@ int BPF_PROG(fcaps_exec_check, struct linux_binprm *bprm, int ret)
  * Enforcement waits for the final binary and decides again on the file
  * the kernel takes the credentials from, never on a stored record: a
  * script's own value must not refuse or mark an exec that the interpreter
- * decides, and nothing left behind by another exec can leak in.
+ * decides, and nothing left behind by another exec can leak in. The same
+ * decision, from the sets a ceiling leaves the old credentials, caps the
+ * new ones (ceiling.bpf.h): one program and one decision an exec.
  */
 SEC("lsm/bprm_creds_from_file")
 int BPF_PROG(fcaps_exec_enforce, struct linux_binprm *bprm, struct file *file,
 	     int ret)
 {
 	struct fcaps_config *cfg = fcaps_config();
+	const struct cred *new = bprm->cred;
+	__u64 key = (__u64)new;
 	struct fcaps_decision d = {};
+	struct fcaps_ceiling *old;
+	int refuse, secure;
 
-	if (ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE)
+	if (ret)
 		return ret;
-	decide(bprm, file, cfg, &d);
-#ifdef FCAPS_PLANT_ENFORCE_EXEC
-	return 0;	/* planted bug: the enforcing program allows everything */
-#endif
+	old = ceiling_of(key);
+	if (!cfg || cfg->mode != FCAPS_MODE_ENFORCE) {
+		if (old)
+			ceiling_drop(key);
+		return 0;
+	}
+	decide_from(bprm, file, cfg, old, &d);
 	/* 6.1's own formats are 6.1's to refuse: the kernel has done it already
 	 * (and BPF cannot see every value 6.1 accepts, see FCAPS_LEN_UNREADABLE) */
-	if (d.ret && d.legacy)
-		return d.ret;
-	if (d.secureexec)
+	refuse = d.ret && d.legacy;
+	secure = d.secureexec;
+#ifdef FCAPS_PLANT_ENFORCE_EXEC
+	refuse = secure = 0;	/* planted bug: the enforcing program allows everything */
+#endif
+	if (d.ret) {
+		if (old)
+			ceiling_drop(key);
+		return refuse ? d.ret : 0;
+	}
+	if (secure)
 		bpf_bprm_opts_set(bprm, BPF_F_BPRM_SECUREEXEC);
-	return 0;
+	return ceiling_exec(new, key, old, &d) ? -ENOMEM : 0;
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -97,7 +97,7 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 		}
 		/* a rootid (the filesystem's; a v2 value's is its root) that
 		 * does not own our namespace or an ancestor: as if absent */
-		if (fcaps_root_owns(old->user_ns, fcaps_map_down((unsigned long)fs_ns, rootid))) {
+		if (fcaps_root_owns(old->user_ns, fcaps_map_down(fs_ns, rootid))) {
 			has_fcap = 1;
 			d->pp = (f.permitted & d->bset) | (f.inheritable & d->pi);
 			if (effective && (f.permitted & ~d->pp)) {
@@ -170,8 +170,11 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	/* mnt_may_suid(): not nosuid, and neither a mount of another mount
 	 * namespace nor one of a user namespace we are not in (a foreign
 	 * mount is as nosuid; the record's nosuid is the mount flag) */
-	may_suid = !d->nosuid && fcaps_in_userns(old->user_ns, fs_ns) &&
-		   fcaps_mnt_local(mnt, task);
+	may_suid = !d->nosuid && fcaps_in_userns(old->user_ns, fs_ns);
+	/* a probed read: only where a setid bit or a value could count */
+	pol = bpf_map_lookup_elem(&policy, &key);
+	if (may_suid && (pol || (mode & (S_ISUID | S_ISGID))))
+		may_suid = fcaps_mnt_local(mnt, task);
 	/* bprm_fill_uid(): no setid on a nosuid mount or under no_new_privs */
 	d->uid = old->uid.val;
 	d->euid = old->euid.val;
@@ -184,7 +187,6 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 		d->egid = inode->i_gid.val;
 	d->setid = d->euid != d->uid || d->egid != d->gid;
 
-	pol = bpf_map_lookup_elem(&policy, &key);
 	if (pol && pol->len >= 4)
 		tag = fcaps_le32(pol->value);
 	legacy = tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG;

@@ -308,7 +308,7 @@ static __always_inline __u64 fcaps_cap64p(const kernel_cap_t *c)
  * directory's come from a counter, so they collide with the layers'), and
  * every write or removal through it reaches the layer as well.
  */
-static __always_inline void fcaps_inode_key(struct inode *inode, __u32 *dev, __u64 *ino)
+static __always_inline void fcaps_inode_key_probed(struct inode *inode, __u32 *dev, __u64 *ino)
 {
 	struct inode *in = inode;
 	unsigned long magic = BPF_CORE_READ(in, i_sb, s_magic);
@@ -329,6 +329,17 @@ static __always_inline void fcaps_inode_key(struct inode *inode, __u32 *dev, __u
 	}
 	*dev = BPF_CORE_READ(in, i_sb, s_dev);
 	*ino = BPF_CORE_READ(in, i_ino);
+}
+
+/* The same from a BTF pointer: the usual case in plain loads */
+static __always_inline void fcaps_inode_key(struct inode *inode, __u32 *dev, __u64 *ino)
+{
+	if (inode->i_sb->s_magic == OVERLAYFS_SUPER_MAGIC) {
+		fcaps_inode_key_probed(inode, dev, ino);
+		return;
+	}
+	*dev = inode->i_sb->s_dev;
+	*ino = inode->i_ino;
 }
 
 #define UID_GID_MAP_MAX_BASE_EXTENTS 5
@@ -408,9 +419,10 @@ static __always_inline __u32 fcaps_map_down_(unsigned long ns, __u32 id, int onl
 	return w.kid;
 }
 
-static __always_inline __u32 fcaps_map_down(unsigned long ns, __u32 id)
+static __always_inline __u32 fcaps_map_down(struct user_namespace *ns, __u32 id)
 {
-	return fcaps_map_down_(ns, id, 0);
+	/* the initial namespace, in a plain load */
+	return ns->level ? fcaps_map_down_((unsigned long)ns, id, 0) : id;
 }
 
 /* The walk up from a namespace: what it looks for, and what it found */
@@ -439,6 +451,8 @@ static __always_inline int fcaps_root_owns(struct user_namespace *ns, __u32 kroo
 {
 	struct fcaps_ns_walk w = { .ns = (unsigned long)ns, .kroot = kroot };
 
+	if (!ns->level)
+		return kroot == 0;
 	if (kroot != FCAPS_NO_ID)	/* 32 nested namespaces at most */
 		bpf_loop(33, fcaps_root_owns_step, &w, 0);
 	return w.found;
@@ -473,7 +487,7 @@ static __always_inline int fcaps_in_userns(struct user_namespace *ns,
 /* make_kuid(@ns, 0) */
 static __always_inline __u32 fcaps_ns_root(struct user_namespace *ns)
 {
-	return fcaps_map_down_((unsigned long)ns, 0, 1);
+	return ns->level ? fcaps_map_down_((unsigned long)ns, 0, 1) : 0;
 }
 
 /*

@@ -126,11 +126,13 @@ enum fcaps_record {
 };
 
 struct fcaps_config {
+	/* mode and armed side by side: the --record none programs test both
+	 * in one 64-bit load (FCAPS_ARMED_ENFORCING) */
 	__u32 mode;
-	__u32 exec;
+	__u32 armed;			/* 1 once the loader has armed it */
 	__u32 kill;
+	__u32 exec;
 	__u32 nosuid_ignore;
-	__u32 armed;
 	__u32 record;			/* enum fcaps_record */
 	/*
 	 * Policy entries of generation policy_gen are the policy; 'policy
@@ -144,6 +146,9 @@ struct fcaps_config {
 	 * then does a signal leave its seq for them (fcaps_calls) */
 	__u32 kernel_records;
 };
+
+/* The first 64 bits of an armed config in enforce mode (little-endian) */
+#define FCAPS_ARMED_ENFORCING	((1ULL << 32) | FCAPS_MODE_ENFORCE)
 
 enum fcaps_hook {
 	FCAPS_HOOK_EXEC,

@@ -46,7 +46,8 @@ static __always_inline int xattr_kind(const char *name)
 static __always_inline void file_key(struct dentry *dentry,
 				     struct fcaps_file_key *key)
 {
-	fcaps_inode_key(BPF_CORE_READ(dentry, d_inode), &key->dev, &key->ino);
+	/* the kprobe's dentry is a number, not a BTF pointer: probed reads */
+	fcaps_inode_key_probed(BPF_CORE_READ(dentry, d_inode), &key->dev, &key->ino);
 }
 
 /* Write @key's entry in the policy and in the one being imported, if any */

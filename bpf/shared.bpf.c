@@ -8,7 +8,7 @@
 #include <bpf/bpf_helpers.h>
 #include "fcaps.bpf.h"
 
-struct fcaps_config fcaps_cfg SEC(".data.config");
+struct fcaps_config fcaps_cfg SEC(".data.config") __attribute__((aligned(8)));
 __u64 fcaps_next_seq;
 struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
 struct fcaps_explicit_call fcaps_explicit_call;

@@ -39,13 +39,33 @@ static __always_inline int pair_allows(int kill, __u64 pp, __u64 target_pp,
 	return (subset && (same_userns || !kill)) || cap_in_ns;
 }
 
+/* The rule when credentials anywhere carry a ceiling: on the sets the
+ * kernel path would hold. Out of line: the usual path never has one. */
+static __noinline int pair_rule_capped(int kill, const struct cred *scred,
+				       const struct cred *tcred)
+{
+	struct user_namespace *own = scred->user_ns, *tns = tcred->user_ns;
+	__u64 pp = fcaps_cap64(scred->cap_permitted), pe = fcaps_cap64(scred->cap_effective);
+	__u64 target_pp = fcaps_cap64(tcred->cap_permitted), target_pe = 0;
+
+	fcaps_capped_sets(scred, &pp, &pe);
+	fcaps_capped_sets(tcred, &target_pp, &target_pe);
+#ifdef FCAPS_PLANT_NOREC_USERNS
+	if (pair_allows(kill, pp, target_pp, 1, 0))
+		return 0;
+#endif
+	return pair_allows(kill, pp, target_pp, own == tns,
+			   fcaps_ns_capable_from(scred, own, pe, tns,
+						 kill ? CAP_KILL : CAP_SYS_NICE)) ? 0 : -EPERM;
+}
+
 /* 0 or -EPERM: what the rule decides, whatever the mode */
 static __always_inline int pair_rule(int kill, const struct cred *explicit,
 				     const struct cred *scred, const struct cred *tcred,
 				     const struct fcaps_config *cfg)
 {
 	struct user_namespace *own, *tns;
-	__u64 pp, target_pp, pe = ~0ULL, target_pe = 0;
+	__u64 pp, target_pp;
 
 	/* SEMANTICS 3: explicit credentials (USB) and the switch */
 	if (kill && (explicit || !cfg->kill))
@@ -53,15 +73,13 @@ static __always_inline int pair_rule(int kill, const struct cred *explicit,
 	/* shared credentials (a thread group): the same sets, one namespace */
 	if (scred == tcred && pair_allows(kill, 0, 0, 1, 0))
 		return 0;
+	/* a capped file's runner: the sets the kernel path would give it */
+	if (*(volatile __u64 *)&ceilings_live)
+		return pair_rule_capped(kill, scred, tcred);
 	pp = fcaps_cap64(scred->cap_permitted);
 	target_pp = fcaps_cap64(tcred->cap_permitted);
 	own = scred->user_ns;
 	tns = tcred->user_ns;
-	/* a capped file's runner: the sets the kernel path would give it */
-	if (*(volatile __u64 *)&ceilings_live) {
-		fcaps_capped_sets(scred, &pp, &pe);
-		fcaps_capped_sets(tcred, &target_pp, &target_pe);
-	}
 #ifdef FCAPS_PLANT_NOREC_USERNS	/* planted bug: the rule alone ignores namespaces */
 	if (pair_allows(kill, pp, target_pp, 1, 0))
 		return 0;
@@ -69,7 +87,7 @@ static __always_inline int pair_rule(int kill, const struct cred *explicit,
 	if (pair_allows(kill, pp, target_pp, own == tns, 0))
 		return 0;
 	return pair_allows(kill, pp, target_pp, own == tns,
-			   fcaps_ns_capable_from(scred, own, fcaps_cap64(scred->cap_effective) & pe,
+			   fcaps_ns_capable_from(scred, own, fcaps_cap64(scred->cap_effective),
 						 tns, kill ? CAP_KILL : CAP_SYS_NICE)) ?
 	       0 : -EPERM;
 }
@@ -181,8 +199,9 @@ static __always_inline int enforce(__u32 hook, struct task_struct *p,
 {
 	int ret;
 
-	/* the global itself, not fcaps_config(): one load fewer on this path */
-	if (!fcaps_cfg.armed || fcaps_cfg.mode != FCAPS_MODE_ENFORCE)
+	/* the global itself, not fcaps_config(), and armed with the mode in
+	 * one load: the fewest instructions on this path */
+	if (*(volatile __u64 *)__builtin_assume_aligned(&fcaps_cfg, 8) != FCAPS_ARMED_ENFORCING)
 		return 0;
 	ret = pair_rule(hook == FCAPS_HOOK_KILL, explicit,
 			explicit ? explicit : bpf_get_current_task_btf()->cred,

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Setting and dropping ceilings (ceiling.bpf.c has the rest): shared by
+ * the exec program, which caps an exec's new credentials in the same
+ * decision that enforces it, and by the ceiling's own programs.
+ */
+#ifndef FCAPS_CEILING_BPF_H
+#define FCAPS_CEILING_BPF_H
+
+#include "exec_rules.bpf.h"
+
+#define ENOENT 2
+#define ENOMEM 12
+#define EEXIST 17
+
+/* Insert @key's ceiling, counted first; 0 or the map's error */
+static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling *c)
+{
+	int err;
+
+	__sync_fetch_and_add(&ceilings_live, 1);
+	err = bpf_map_update_elem(&ceilings, &key, c, BPF_NOEXIST);
+	if (err)
+		__sync_fetch_and_sub(&ceilings_live, 1);
+	return err;
+}
+
+/* Set @key's ceiling to @c; 0 or the map's error (full: fail closed) */
+static __always_inline int ceiling_set(__u64 key, const struct fcaps_ceiling *c)
+{
+	int err = ceiling_insert(key, c);
+
+	if (err != -EEXIST)
+		return err;
+	/* already capped: replace it; gone meanwhile, insert it again */
+	err = bpf_map_update_elem(&ceilings, &key, c, BPF_EXIST);
+	return err == -ENOENT ? ceiling_insert(key, c) : err;
+}
+
+static __always_inline void ceiling_drop(__u64 key)
+{
+	if (!bpf_map_delete_elem(&ceilings, &key))
+		__sync_fetch_and_sub(&ceilings_live, 1);
+}
+
+/*
+ * The new credentials of an exec (@key), decided as @d from the ceiling
+ * they inherited (@old, prepare_exec_creds() copied it): capped by what
+ * the kernel path would give. For a legacy value, the file's sets;
+ * otherwise, for credentials already capped, 6.1's rules applied to the
+ * capped old sets (the unsafe-exec downgrade keeps pP' within them; pA was
+ * cleared by the legacy exec) when that is below what 6.1 gave. 0, or the
+ * map's error: no exec goes ahead without its ceiling (fail closed).
+ */
+static __always_inline int ceiling_exec(const struct cred *new, __u64 key,
+					const struct fcaps_ceiling *old,
+					const struct fcaps_decision *d)
+{
+	struct fcaps_ceiling c;
+
+	if (!d->legacy && (!old || !((fcaps_cap64(new->cap_effective) & ~d->pe) |
+				     (fcaps_cap64(new->cap_permitted) & ~d->pp) |
+				     (fcaps_cap64(new->cap_ambient) & ~d->pa)))) {
+		if (old)
+			ceiling_drop(key);
+		return 0;
+	}
+	c.pe = d->pe;
+#ifdef FCAPS_PLANT_CEILING_PP	/* planted bug: the ceiling is pP, not pE */
+	c.pe = d->pp;
+#endif
+	c.pp = d->pp;
+	c.pa = d->pa;
+	return ceiling_set(key, &c);
+}
+
+#endif /* FCAPS_CEILING_BPF_H */
