@@ -86,7 +86,8 @@ def compared_fields(b, k):
 
 # ---- What the workload saw, against the kernel's record (observed). ----
 OBSERVED_EXEC = [("pe", "Eff"), ("pp", "Prm"), ("pi", "Inh"), ("pa", "Amb"), ("uid", "ruid"),
-                 ("euid", "euid"), ("gid", "rgid"), ("egid", "egid"), ("secureexec", "secure"),
+                 ("euid", "euid"), ("suid", "suid"), ("gid", "rgid"), ("egid", "egid"),
+                 ("secureexec", "secure"),
                  ("securebits", "securebits_after")]
 # ---- The swap runs compare every field of an event's line but these. ----
 SWAP_NOT_COMPARED = [

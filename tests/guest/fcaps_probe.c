@@ -37,7 +37,7 @@
  *   --nnp             PR_SET_NO_NEW_PRIVS
  *   --inherit CAP     capset: add CAP to pI; inherit=0 or inherit=-1 errno=N
  *   --status          print status before the subcommand's own report
- * The status line: pid ruid euid rgid egid Eff Prm Inh Amb secure
+ * The status line: pid ruid euid rgid egid suid fsuid sgid fsgid Eff Prm Inh Amb secure
  * securebits (PR_GET_SECUREBITS).
  */
 #define _GNU_SOURCE
@@ -63,7 +63,8 @@ static void print_status(void)
 {
 	char line[256], out[512] = "";
 	FILE *f = fopen("/proc/self/status", "r");
-	unsigned int ruid = 0, euid = 0, rgid = 0, egid = 0;
+	unsigned int ruid = 0, euid = 0, suid = 0, fsuid = 0, rgid = 0, egid = 0, sgid = 0,
+		     fsgid = 0;
 
 	if (!f) {
 		perror("fcaps_probe: /proc/self/status");
@@ -73,8 +74,8 @@ static void print_status(void)
 		unsigned long long v;
 		char key[16];
 
-		if (sscanf(line, "Uid: %u %u", &ruid, &euid) == 2 ||
-		    sscanf(line, "Gid: %u %u", &rgid, &egid) == 2)
+		if (sscanf(line, "Uid: %u %u %u %u", &ruid, &euid, &suid, &fsuid) == 4 ||
+		    sscanf(line, "Gid: %u %u %u %u", &rgid, &egid, &sgid, &fsgid) == 4)
 			continue;
 		if (sscanf(line, "Cap%15[A-Za-z]: %llx", key, &v) == 2 &&
 		    strcmp(key, "Bnd") != 0) {
@@ -84,9 +85,9 @@ static void print_status(void)
 		}
 	}
 	fclose(f);
-	printf("pid=%d ruid=%u euid=%u rgid=%u egid=%u%s secure=%lu securebits=%d\n",
-	       getpid(), ruid, euid, rgid, egid, out, getauxval(AT_SECURE),
-	       prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
+	printf("pid=%d ruid=%u euid=%u rgid=%u egid=%u suid=%u fsuid=%u sgid=%u fsgid=%u%s "
+	       "secure=%lu securebits=%d\n", getpid(), ruid, euid, rgid, egid, suid, fsuid,
+	       sgid, fsgid, out, getauxval(AT_SECURE), prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
 	fflush(stdout);
 }
 

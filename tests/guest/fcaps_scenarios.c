@@ -154,6 +154,9 @@ static void run_exec(const struct exec_row *r)
 		ok = !has_field(line, "exec_errno") &&
 		     field(line, "ruid") == r->c.uid && field(line, "rgid") == r->c.uid &&
 		     field(line, "euid") == r->want_euid && field(line, "egid") == egid &&
+		     /* exec sets the saved and fs ids to the effective ones */
+		     field(line, "suid") == r->want_euid && field(line, "fsuid") == r->want_euid &&
+		     field(line, "sgid") == egid && field(line, "fsgid") == egid &&
 		     field(line, "Eff") == r->e && field(line, "Prm") == r->p &&
 		     field(line, "Inh") == r->i && field(line, "Amb") == r->a &&
 		     field(line, "secure") == (unsigned long long)r->secure &&
@@ -163,8 +166,8 @@ static void run_exec(const struct exec_row *r)
 		if (r->want_errno)
 			printf("  want exec_errno=%d\n", r->want_errno);
 		else
-			printf("  want ruid=%u euid=%u rgid=%u egid=%u Eff=%#llx Prm=%#llx "
-			       "Inh=%#llx Amb=%#llx secure=%d securebits=%u\n", r->c.uid,
+			printf("  want ruid=%u euid=suid=fsuid=%u rgid=%u egid=sgid=fsgid=%u Eff=%#llx "
+			       "Prm=%#llx Inh=%#llx Amb=%#llx secure=%d securebits=%u\n", r->c.uid,
 			       r->want_euid, r->c.uid, egid, (unsigned long long)r->e,
 			       (unsigned long long)r->p, (unsigned long long)r->i,
 			       (unsigned long long)r->a, r->secure, r->c.securebits);
