@@ -173,6 +173,8 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	may_suid = !d->nosuid && fcaps_in_userns(old->user_ns, fs_ns);
 	/* a probed read: only where a setid bit or a value could count */
 	pol = bpf_map_lookup_elem(&policy, &key);
+	if (!pol)
+		pol = bpf_map_lookup_elem(&policy61, &key);
 	if (may_suid && (pol || (mode & (S_ISUID | S_ISGID))))
 		may_suid = fcaps_mnt_local(mnt, task);
 	/* bprm_fill_uid(): no setid on a nosuid mount or under no_new_privs */

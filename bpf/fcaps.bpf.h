@@ -39,6 +39,17 @@ struct {
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } policy SEC(".maps") __weak;
 
+/* Values that are not legacy-tagged (fcaps_policy_is_legacy()): 6.1's
+ * formats, which BPF only predicts; a key is in one of the two maps */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCAPS_MAX_POLICY);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct fcaps_file_key);
+	__type(value, struct fcaps_policy_value);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} policy61 SEC(".maps") __weak;
+
 /*
  * config: a global in a section of its own, which libbpf makes a one-slot
  * array; the loader pins it as FCAPS_PIN_DIR/config, so that it reads and

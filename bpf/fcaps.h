@@ -240,6 +240,24 @@ static __always_inline __u32 fcaps_le32(const __u8 *p)
 }
 
 /*
+ * Which of the two policy maps holds @v: legacy-tagged values ("policy"),
+ * which only writers holding CAP_SETFCAP in the filesystem's own namespace
+ * can make (SEMANTICS 1: none at all on stock 6.1), or any other
+ * ("policy61": 6.1's formats, which root in a user namespace may write on
+ * its own files). Apart, no unprivileged user can fill the map that holds
+ * the values BPF enforces.
+ */
+static __always_inline int fcaps_policy_is_legacy(const struct fcaps_policy_value *v)
+{
+	__u32 tag;
+
+	if (v->len == FCAPS_LEN_UNREADABLE || v->len < 4)
+		return 0;
+	tag = fcaps_le32(v->value);
+	return tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG;
+}
+
+/*
  * Classify and decode a security.capability value. @len is the attribute's
  * full size; @buf holds its first min(len, FCAPS_MAX_SIZE) bytes. @sets is
  * written only for FCAPS_WELL_FORMED.

@@ -50,18 +50,23 @@ static __always_inline void file_key(struct dentry *dentry,
 	fcaps_inode_key_probed(BPF_CORE_READ(dentry, d_inode), &key->dev, &key->ino);
 }
 
-/* Write @key's entry in the policy and in the one being imported, if any */
+/* Write @key's entry (in the map its value belongs to, out of the other)
+ * in the policy and in the one being imported, if any */
 static __always_inline int update_gens(struct fcaps_file_key *key,
 				       struct fcaps_policy_value *v)
 {
 	struct fcaps_config *cfg = fcaps_config_raw();
-	int err;
+	int legacy = fcaps_policy_is_legacy(v), err;
+	void *map = legacy ? (void *)&policy : (void *)&policy61;
+	void *other = legacy ? (void *)&policy61 : (void *)&policy;
 
 	key->gen = cfg ? cfg->policy_gen : 0;
-	err = bpf_map_update_elem(&policy, key, v, BPF_ANY) != 0;
+	bpf_map_delete_elem(other, key);
+	err = bpf_map_update_elem(map, key, v, BPF_ANY) != 0;
 	if (cfg && cfg->next_gen != cfg->policy_gen) {
 		key->gen = cfg->next_gen;
-		err |= bpf_map_update_elem(&policy, key, v, BPF_ANY) != 0;
+		bpf_map_delete_elem(other, key);
+		err |= bpf_map_update_elem(map, key, v, BPF_ANY) != 0;
 	}
 	return err;
 }
@@ -73,9 +78,11 @@ static __always_inline void delete_gens(struct fcaps_file_key *key)
 
 	key->gen = cfg ? cfg->policy_gen : 0;
 	bpf_map_delete_elem(&policy, key);
+	bpf_map_delete_elem(&policy61, key);
 	if (cfg && cfg->next_gen != cfg->policy_gen) {
 		key->gen = cfg->next_gen;
 		bpf_map_delete_elem(&policy, key);
+		bpf_map_delete_elem(&policy61, key);
 	}
 }
 
@@ -103,7 +110,8 @@ int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
 		n = FCAPS_MAX_SIZE;
 	if (n && bpf_probe_read_kernel(v.value, n, value))
 		err = 1;
-	/* a full map loses this write: counted, and 'status' raises it */
+	/* a full map loses this write: counted, and 'status' raises it (the
+	 * legacy map fills only with privileged writers' values) */
 	if (!err)
 		err = update_gens(&key, &v);
 	fcaps_count(FCAPS_HOOK_XATTR, 0, err);
@@ -156,6 +164,7 @@ int BPF_PROG(fcaps_policy_sb_free, struct super_block *sb)
 	__u32 dev = sb->s_dev;
 
 	bpf_for_each_map_elem(&policy, drop_dev, &dev, 0);
+	bpf_for_each_map_elem(&policy61, drop_dev, &dev, 0);
 	return 0;
 }
 

@@ -151,20 +151,69 @@ static void kernel_features(int *tracepoints, int *skipcap)
 	btf__free(btf);
 }
 
-/* @flags BPF_NOEXIST: what the sync programs wrote meanwhile wins. */
-static int put_policy(int fd, const struct policy *p, __u32 gen, __u64 flags)
+/*
+ * The policy's two maps (fcaps_policy_is_legacy()): [0] legacy-tagged
+ * values, [1] the rest. A key is in one of them.
+ */
+struct policy_maps {
+	int fd[2];
+};
+
+static int policy_maps_open(struct policy_maps *pm)
 {
+	pm->fd[0] = map_fd("policy");
+	pm->fd[1] = pm->fd[0] < 0 ? -1 : map_fd("policy61");
+	if (pm->fd[1] < 0) {
+		if (pm->fd[0] >= 0)
+			close(pm->fd[0]);
+		return -1;
+	}
+	return 0;
+}
+
+static void policy_maps_close(struct policy_maps *pm)
+{
+	close(pm->fd[0]);
+	close(pm->fd[1]);
+}
+
+/*
+ * @flags BPF_NOEXIST: what the sync programs wrote meanwhile wins. A value
+ * that is not legacy-tagged which does not fit its map is only predicted
+ * (BPF enforces none): counted and warned of, not an error; a legacy one
+ * that does not fit is.
+ */
+static int put_policy(const struct policy_maps *pm, const struct policy *p, __u32 gen,
+		      __u64 flags)
+{
+	size_t lost = 0;
+
 	for (size_t i = 0; i < p->n; i++) {
 		struct fcaps_file_key key = p->v[i].key;
+		int m = !fcaps_policy_is_legacy(&p->v[i].value);
+		struct fcaps_policy_value old;
 
 		key.gen = gen;
-		if (bpf_map_update_elem(fd, &key, &p->v[i].value, flags) &&
-		    !(flags == BPF_NOEXIST && errno == EEXIST)) {
-			fprintf(stderr, "fcapsctl: policy map: adding %s: %s\n",
-				p->v[i].path, strerror(errno));
-			return -1;
+		if (flags == BPF_NOEXIST && !bpf_map_lookup_elem(pm->fd[!m], &key, &old))
+			continue;
+		if (!bpf_map_update_elem(pm->fd[m], &key, &p->v[i].value, flags)) {
+			if (flags != BPF_NOEXIST)
+				bpf_map_delete_elem(pm->fd[!m], &key);
+			continue;
 		}
+		if (flags == BPF_NOEXIST && errno == EEXIST)
+			continue;
+		if (m && (errno == E2BIG || errno == ENOMEM)) {
+			lost++;
+			continue;
+		}
+		fprintf(stderr, "fcapsctl: policy map: adding %s: %s\n",
+			p->v[i].path, strerror(errno));
+		return -1;
 	}
+	if (lost)
+		fprintf(stderr, "fcapsctl: warning: policy61 is full: %zu values of 6.1's formats "
+			"not mirrored (BPF predicts those files as having none)\n", lost);
 	return 0;
 }
 
@@ -259,6 +308,7 @@ int cmd_load(int argc, char **argv)
 	const char *names[MAX_LINKS] = {}, *scans[16];
 	struct fcaps_bpf *skel = NULL;
 	struct policy pol = {}, scanned = {};
+	struct policy_maps pm;
 	int c, bad = 0, tracepoints, skipcap, norec, kernel_records = 0, lsm, rc = 1;
 	size_t nlinks = 0, nscans = 0;
 	__u32 zero = 0;
@@ -404,7 +454,8 @@ int cmd_load(int argc, char **argv)
 		fail("load", "setting the config's pin path: %s", strerror(errno));
 		goto err;
 	}
-	if ((policy_max && bpf_map__set_max_entries(skel->maps.policy, policy_max)) ||
+	if ((policy_max && (bpf_map__set_max_entries(skel->maps.policy, policy_max) ||
+			    bpf_map__set_max_entries(skel->maps.policy61, policy_max))) ||
 	    (ceiling_max && bpf_map__set_max_entries(skel->maps.ceilings, ceiling_max))) {
 		fail("load", "sizing the policy and ceilings maps: %s", strerror(errno));
 		goto err;
@@ -422,8 +473,9 @@ int cmd_load(int argc, char **argv)
 	for (size_t i = 0; i < nscans; i++)
 		if (policy_scan_dir(scans[i], &scanned))
 			goto err_policy;
-	if (put_policy(bpf_map__fd(skel->maps.policy), &pol, 0, BPF_ANY) ||
-	    put_policy(bpf_map__fd(skel->maps.policy), &scanned, 0, BPF_NOEXIST))
+	pm.fd[0] = bpf_map__fd(skel->maps.policy);
+	pm.fd[1] = bpf_map__fd(skel->maps.policy61);
+	if (put_policy(&pm, &pol, 0, BPF_ANY) || put_policy(&pm, &scanned, 0, BPF_NOEXIST))
 		goto err_policy;
 	fault_point("policy-written");
 	if (attach_progs(skel, 0, links, names, &nlinks))
@@ -575,9 +627,10 @@ static json_object *ju64(unsigned long long v) { return json_object_new_uint64(v
 
 int cmd_status(int argc, char **argv)
 {
-	static const char *maps[] = { "policy", "decisions", "kdecisions", "ceilings",
-				      "ns_marks" };
-	static const size_t keysz[] = { sizeof(struct fcaps_file_key), 0, 0, 8, 8 };
+	static const char *maps[] = { "policy", "policy61", "decisions", "kdecisions",
+				      "ceilings", "ns_marks" };
+	static const size_t keysz[] = { sizeof(struct fcaps_file_key),
+					sizeof(struct fcaps_file_key), 0, 0, 8, 8 };
 	struct fcaps_counters ctr[FCAPS_NHOOKS] = {};
 	json_object *o, *progs, *fill, *counters;
 	int json = 0, fd, lsm;
@@ -814,15 +867,12 @@ static int policy_help(void)
 	return 0;
 }
 
-static int policy_list(int json)
+static void policy_list_map(int fd, const struct fcaps_config *cfg, int json)
 {
 	struct fcaps_file_key key, next;
 	struct fcaps_policy_value v;
-	int fd = map_fd("policy"), more;
-	struct fcaps_config cfg;
+	int more;
 
-	if (fd < 0 || read_config(&cfg))
-		return 1;
 	for (more = !bpf_map_get_next_key(fd, NULL, &next); more;) {
 		struct fcaps_sets sets;
 		enum fcaps_form form;
@@ -831,7 +881,7 @@ static int policy_list(int json)
 
 		key = next;
 		more = !bpf_map_get_next_key(fd, &key, &next);
-		if (key.gen != cfg.policy_gen || bpf_map_lookup_elem(fd, &key, &v))
+		if (key.gen != cfg->policy_gen || bpf_map_lookup_elem(fd, &key, &v))
 			continue;
 		form = fcaps_decode(v.value, v.len, &sets);
 		if (form == FCAPS_WELL_FORMED)
@@ -856,21 +906,38 @@ static int policy_list(int json)
 		}
 		free(text);
 	}
-	close(fd);
+}
+
+static int policy_list(int json)
+{
+	struct policy_maps pm;
+	struct fcaps_config cfg;
+
+	if (policy_maps_open(&pm))
+		return 1;
+	if (read_config(&cfg)) {
+		policy_maps_close(&pm);
+		return 1;
+	}
+	policy_list_map(pm.fd[0], &cfg, json);
+	policy_list_map(pm.fd[1], &cfg, json);
+	policy_maps_close(&pm);
 	return 0;
 }
 
 /* Remove every entry not of generation @keep (an old or aborted policy) */
-static void drop_other_gens(int fd, __u32 keep)
+static void drop_other_gens(const struct policy_maps *pm, __u32 keep)
 {
-	struct fcaps_file_key key, next;
-	int more = !bpf_map_get_next_key(fd, NULL, &next);
+	for (int m = 0; m < 2; m++) {
+		struct fcaps_file_key key, next;
+		int more = !bpf_map_get_next_key(pm->fd[m], NULL, &next);
 
-	while (more) {
-		key = next;
-		more = !bpf_map_get_next_key(fd, &key, &next);
-		if (key.gen != keep)
-			bpf_map_delete_elem(fd, &key);
+		while (more) {
+			key = next;
+			more = !bpf_map_get_next_key(pm->fd[m], &key, &next);
+			if (key.gen != keep)
+				bpf_map_delete_elem(pm->fd[m], &key);
+		}
 	}
 }
 
@@ -880,20 +947,20 @@ static void drop_other_gens(int fd, __u32 keep)
  * any step leaves the old policy or the new one, and the entries of the
  * other are dropped (now or by the next replace).
  */
-static int replace_policy(int fd, const struct policy *pol)
+static int replace_policy(const struct policy_maps *pm, const struct policy *pol)
 {
 	struct fcaps_config cfg;
 	__u32 next;
 
 	if (read_config(&cfg))
 		return 1;
-	drop_other_gens(fd, cfg.policy_gen);	/* what a killed replace left */
+	drop_other_gens(pm, cfg.policy_gen);	/* what a killed replace left */
 	next = cfg.policy_gen + 1;
 	cfg.next_gen = next;
 	if (write_config(&cfg))
 		return fail("policy import", "updating the config: %s", strerror(errno));
 	fault_point("replace-next-gen");
-	if (put_policy(fd, pol, next, BPF_ANY))
+	if (put_policy(pm, pol, next, BPF_ANY))
 		return 1;
 	fault_point("replace-written");
 	if (read_config(&cfg))
@@ -902,16 +969,17 @@ static int replace_policy(int fd, const struct policy *pol)
 	if (write_config(&cfg))
 		return fail("policy import", "switching to the new policy: %s", strerror(errno));
 	fault_point("replace-switched");
-	drop_other_gens(fd, next);
+	drop_other_gens(pm, next);
 	return 0;
 }
 
 int cmd_policy(int argc, char **argv)
 {
 	struct fcaps_config cfg;
+	struct policy_maps pm;
 	struct policy pol = {};
 	char err[512];
-	int fd, rc = 0;
+	int rc = 0;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return policy_help();
@@ -934,14 +1002,14 @@ int cmd_policy(int argc, char **argv)
 		rc = policy_key(argv[2], &key);
 		if (rc)
 			return fail("policy del", "%s: %s", argv[2], policy_key_error(rc));
-		if (lock_state("policy") < 0 || read_config(&cfg))
-			return 1;
-		fd = map_fd("policy");
-		if (fd < 0)
+		if (lock_state("policy") < 0 || read_config(&cfg) || policy_maps_open(&pm))
 			return 1;
 		key.gen = cfg.policy_gen;
-		rc = bpf_map_delete_elem(fd, &key) ? errno : 0;
-		close(fd);
+		/* in one map or the other */
+		rc = bpf_map_delete_elem(pm.fd[0], &key) ? errno : 0;
+		if (rc == ENOENT)
+			rc = bpf_map_delete_elem(pm.fd[1], &key) ? errno : 0;
+		policy_maps_close(&pm);
 		if (rc == ENOENT)
 			return fail("policy del", "%s has no policy entry", argv[2]);
 		return rc ? fail("policy del", "updating the policy map: %s", strerror(rc)) : 0;
@@ -956,21 +1024,20 @@ int cmd_policy(int argc, char **argv)
 		policy_free(&pol);
 		return 1;
 	}
-	fd = map_fd("policy");
-	if (fd < 0) {
+	if (policy_maps_open(&pm)) {
 		policy_free(&pol);
 		return 1;
 	}
 	if (argc == 4 && !strcmp(argv[2], "--replace"))
-		rc = replace_policy(fd, &pol);
+		rc = replace_policy(&pm, &pol);
 	else
 		/* a scan adds what is missing: an entry there is the sync's,
 		 * which may be newer than what the scan read */
-		rc = put_policy(fd, &pol, cfg.policy_gen,
+		rc = put_policy(&pm, &pol, cfg.policy_gen,
 				!strcmp(argv[1], "scan") ? BPF_NOEXIST : BPF_ANY) ? 1 : 0;
 	if (!rc)
 		printf("policy: %zu entries written\n", pol.n);
-	close(fd);
+	policy_maps_close(&pm);
 	policy_free(&pol);
 	return rc;
 }

@@ -275,6 +275,24 @@ sync)
 	check "... and status raises the alarm" sh -c 'fcapsctl status 2>&1 >/dev/null | grep -q ALARM'
 	check_out "... while the four it holds are there" 4 sh -c 'fcapsctl policy list | grep -c v1'
 	fcapsctl unload
+	# a flood from user namespaces: root there may write 6.1 values on its
+	# own files, each one mirrored; they fill policy61, never the map of
+	# legacy values, which only CAP_SETFCAP over the filesystem writes
+	mkdir -p $H/flood && chmod 1777 $H/flood
+	check "load --policy-max 4" fcapsctl load --mode shadow --policy-max 4 --scan $H/flood
+	for i in 1 2 3 4 5 6; do
+		runas 1000 sh -c ": > $H/flood/u$i && unshare -r setfattr -n security.capability -v $V2 $H/flood/u$i"
+	done
+	fill() { fcapsctl status --json 2>/dev/null | sed "s/.*\"$1\":\([0-9]*\).*/\1/"; }
+	check_out "uid 1000's six 6.1 values fill policy61 (4 kept)" "4" fill policy61
+	cp /usr/local/bin/fcaps_probe $H/flood/adm && fcapsctl setcap $H/flood/adm 'cap_net_raw+ep'
+	check_out "... and an administrator's legacy value after them is mirrored all the same" \
+		"size=16 v1 cap_net_raw=ep" pol $H/flood/adm
+	check_out "... and decides (legacy ret pP)" "1 0 8192" rec_of decisions runas 1000 $H/flood/adm status
+	check "a reload over the flooded tree loads, warning of what policy61 cannot hold" \
+		sh -c "fcapsctl unload >/dev/null && fcapsctl load --policy-max 4 --scan $H/flood 2>&1 | grep -q 'policy61 is full'"
+	check_out "... the legacy value mirrored first" "size=16 v1 cap_net_raw=ep" pol $H/flood/adm
+	fcapsctl unload
 	;;
 faults)
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
