@@ -436,6 +436,48 @@ static __always_inline __u32 fcaps_map_down(struct user_namespace *ns, __u32 id)
 	return ns->level ? fcaps_map_down_((unsigned long)ns, id, 0) : id;
 }
 
+/* kuid_has_mapping() and kgid_has_mapping(): is kernel id @kid in the id
+ * map at @map (a namespace's uid_map or gid_map)? */
+struct fcaps_up_walk {
+	struct uid_gid_extent *forward;
+	__u32 kid;
+	int found;
+};
+
+static __always_inline int fcaps_extent_up(unsigned long map, const int i, __u32 n, __u32 kid)
+{
+	struct uid_gid_extent e;
+
+	if (i >= n || bpf_core_read(&e, sizeof(e), &((struct uid_gid_map *)map)->extent[i]))
+		return 0;
+	return kid >= e.lower_first && kid - e.lower_first < e.count;
+}
+
+static long fcaps_map_up_step(__u32 i, struct fcaps_up_walk *w)
+{
+	struct uid_gid_extent e;
+
+	if (bpf_probe_read_kernel(&e, sizeof(e), w->forward + i))
+		return 1;
+	w->found = w->kid >= e.lower_first && w->kid - e.lower_first < e.count;
+	return w->found;
+}
+
+static __always_inline int fcaps_has_mapping(unsigned long map, __u32 kid)
+{
+	struct fcaps_up_walk w = { .kid = kid };
+	__u32 n = BPF_CORE_READ((struct uid_gid_map *)map, nr_extents);
+
+	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS)
+		return fcaps_extent_up(map, 0, n, kid) || fcaps_extent_up(map, 1, n, kid) ||
+		       fcaps_extent_up(map, 2, n, kid) || fcaps_extent_up(map, 3, n, kid) ||
+		       fcaps_extent_up(map, 4, n, kid);
+	w.forward = BPF_CORE_READ((struct uid_gid_map *)map, forward);
+	bpf_loop(n < UID_GID_MAP_MAX_EXTENTS ? n : UID_GID_MAP_MAX_EXTENTS,
+		 fcaps_map_up_step, &w, 0);
+	return w.found;
+}
+
 /* The walk up from a namespace: what it looks for, and what it found */
 struct fcaps_ns_walk {
 	unsigned long ns, target;

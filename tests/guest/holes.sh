@@ -163,6 +163,9 @@ bpf)
 	# the same signal rule when nothing is recorded (the cheapest path)
 	check "load --mode enforce --record none" fcapsctl load --mode enforce --record none --scan $H
 	userns_kill
+	cp /usr/local/bin/fcaps_probe $H/nssuid && chmod 6755 $H/nssuid
+	check_out "root of a namespace runs a setuid-root file it does not map: root there, no AT_SECURE (euid suid secure)" \
+		"0 0 0" fields euid suid secure -- runas 1000 unshare -r $H/nssuid status
 	check_out "... and no record was written" "0" \
 		sh -c "fcapsctl status --json | sed 's/.*\"decisions\":\([0-9]*\).*/\1/'"
 	fcapsctl unload
@@ -193,6 +196,13 @@ sync)
 		"0 0 2199023255551 2199023255551 0" recx_of decisions runas 1000 unshare -r $H/nsplain status
 	check_out "... as the kernel decides" "0 0 2199023255551 2199023255551 0" \
 		recx_of kdecisions runas 1000 unshare -r $H/nsplain status
+	# bprm_fill_uid(): setid bits whose owner or group the namespace does
+	# not map are ignored (a setuid-root file run inside unshare -r)
+	cp /usr/local/bin/fcaps_probe $H/nssuid && chmod 6755 $H/nssuid
+	check_out "root of a namespace runs a setuid-root file it does not map: no setid, AT_SECURE 0 (BPF)" \
+		"0 0 2199023255551 2199023255551 0" recx_of decisions runas 1000 unshare -r $H/nssuid status
+	check_out "... as the kernel decides" "0 0 2199023255551 2199023255551 0" \
+		recx_of kdecisions runas 1000 unshare -r $H/nssuid status
 	# inode reuse on ext4: a deleted capped file's number goes to a new file
 	cp /usr/local/bin/fcaps_probe /mnt/reuse && fcapsctl setcap /mnt/reuse 'cap_net_raw+ep'
 	ino=$(stat -c %i /mnt/reuse)
