@@ -184,14 +184,9 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	d->egid = old->egid.val;
 	suid_ok = may_suid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
 	/* ... nor when the owner or the group has no id in our namespace */
-	if (suid_ok && (mode & (S_ISUID | S_ISGID)) && old->user_ns->level) {
-		unsigned long ns = (unsigned long)old->user_ns;
-
-		suid_ok = fcaps_has_mapping(ns + bpf_core_field_offset(struct user_namespace, uid_map),
-					    inode->i_uid.val) &&
-			  fcaps_has_mapping(ns + bpf_core_field_offset(struct user_namespace, gid_map),
-					    inode->i_gid.val);
-	}
+	if (suid_ok && (mode & (S_ISUID | S_ISGID)) && old->user_ns->level)
+		suid_ok = fcaps_has_mapping((unsigned long)&old->user_ns->uid_map, inode->i_uid.val) &&
+			  fcaps_has_mapping((unsigned long)&old->user_ns->gid_map, inode->i_gid.val);
 	if (suid_ok && (mode & S_ISUID))
 		d->euid = inode->i_uid.val;
 	if (suid_ok && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))

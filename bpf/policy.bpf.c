@@ -168,20 +168,6 @@ int BPF_PROG(fcaps_policy_sb_free, struct super_block *sb)
 	return 0;
 }
 
-/* Is a uid or gid of the inode mapped in @ns (5 extents: 6.1's inline map)? */
-static __always_inline int mapped(struct uid_gid_map *map, __u32 id)
-{
-	__u32 n = map->nr_extents;
-
-	for (int i = 0; i < 5; i++) {
-		struct uid_gid_extent *e = &map->extent[i];
-
-		if (i < n && id >= e->lower_first && id - e->lower_first < e->count)
-			return 1;
-	}
-	return 0;
-}
-
 /* capable_wrt_inode_uidgid(CAP_SETFCAP), as 6.1 asks for security.capability */
 static __always_inline int may_set_fcaps(struct inode *inode)
 {
@@ -192,8 +178,8 @@ static __always_inline int may_set_fcaps(struct inode *inode)
 		return 0;
 	if (!ns->level)
 		return 1;
-	return mapped(&ns->uid_map, inode->i_uid.val) &&
-	       mapped(&ns->gid_map, inode->i_gid.val);
+	return fcaps_has_mapping((unsigned long)&ns->uid_map, inode->i_uid.val) &&
+	       fcaps_has_mapping((unsigned long)&ns->gid_map, inode->i_gid.val);
 }
 
 static __always_inline int guard(int kind, int empty_caps, struct inode *inode)

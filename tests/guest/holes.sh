@@ -148,6 +148,21 @@ bpf)
 	check "uid 1000 with cap_setfcap in pP only cannot write an empty security.capability" \
 		eperm runas 1000 $H/setfattr_p -n security.capability $H/capped
 	check_out "... the value is unchanged" "$before" val $H/capped
+	# the guard reads a namespace's id maps past their five inline extents:
+	# root of a namespace mapping six ranges may empty the value of a file
+	# its sixth maps, and not of one it does not map
+	: > $H/m6 && chown 1005:1005 $H/m6 && chmod 666 $H/m6
+	: > $H/m7 && chown 1007:1007 $H/m7 && chmod 666 $H/m7
+	unshare -U sh -c "sleep 1; setfattr -n security.capability $H/m6 && echo m6=0
+		setfattr -n security.capability $H/m7 2>&1 | grep -q 'not permitted' && echo m7=eperm" > $H/m.out &
+	ns=$!
+	sleep 0.3
+	for f in uid_map gid_map; do
+		printf '0 0 1\n1000 1000 1\n1001 1001 1\n1002 1002 1\n1003 1003 1\n1005 1005 1\n' > /proc/$ns/$f
+	done
+	wait $ns
+	check_out "root of a namespace with six id ranges empties the value of a file its sixth maps, not of an unmapped one" \
+		"m6=0 m7=eperm" sh -c "tr '\n' ' ' < $H/m.out | sed 's/ $//'"
 	userns_kill
 	check_out "nosuid ext4 image: BPF ignores good_v1 for uid 1000 (legacy ret pP)" "0 0 0" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
