@@ -75,26 +75,47 @@ int fcaps_write_file(const char *path, const struct fcaps_sets *sets, __u32 tag)
 	return setxattr(path, FCAPS_XATTR_NAME, buf, len, 0) ? -errno : 0;
 }
 
-int fcaps_read_file(const char *path, __u8 *buf, __u32 *len)
+/* The value from @get (getxattr or fgetxattr on @path or @fd): one call
+ * for a file without one or with one of a legacy or 6.1 size */
+static int read_value(const char *path, int fd, __u8 *buf, __u32 *len)
 {
-	ssize_t n = getxattr(path, FCAPS_XATTR_NAME, NULL, 0);
-	__u8 *value;
+	__u8 small[256], *value = small;
+	ssize_t n;
 
-	if (n < 0)
-		return -errno;
-	value = malloc(n + 1);
-	if (!value)
-		return -ENOMEM;
-	n = getxattr(path, FCAPS_XATTR_NAME, value, n);
+	n = path ? getxattr(path, FCAPS_XATTR_NAME, small, sizeof(small)) :
+		   fgetxattr(fd, FCAPS_XATTR_NAME, small, sizeof(small));
+	if (n < 0 && errno == ERANGE) {
+		/* larger: ask its size, then read it whole (it may change between) */
+		n = path ? getxattr(path, FCAPS_XATTR_NAME, NULL, 0) :
+			   fgetxattr(fd, FCAPS_XATTR_NAME, NULL, 0);
+		value = n < 0 ? NULL : malloc(n + 1);
+		if (n >= 0 && !value)
+			return -ENOMEM;
+		if (value)
+			n = path ? getxattr(path, FCAPS_XATTR_NAME, value, n + 1) :
+				   fgetxattr(fd, FCAPS_XATTR_NAME, value, n + 1);
+	}
 	if (n < 0) {
 		int err = -errno;
 
-		free(value);
+		if (value != small)
+			free(value);
 		return err;
 	}
 	*len = n;
 	memset(buf, 0, FCAPS_MAX_SIZE);
 	memcpy(buf, value, (size_t)n < FCAPS_MAX_SIZE ? (size_t)n : FCAPS_MAX_SIZE);
-	free(value);
+	if (value != small)
+		free(value);
 	return 0;
+}
+
+int fcaps_read_file(const char *path, __u8 *buf, __u32 *len)
+{
+	return read_value(path, -1, buf, len);
+}
+
+int fcaps_read_fd(int fd, __u8 *buf, __u32 *len)
+{
+	return read_value(NULL, fd, buf, len);
 }

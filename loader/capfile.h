@@ -24,4 +24,7 @@ int fcaps_write_file(const char *path, const struct fcaps_sets *sets,
  * @buf and its full size into @len. Returns 0, -ENODATA, or -errno. */
 int fcaps_read_file(const char *path, __u8 *buf, __u32 *len);
 
+/* The same of the file open as @fd (not O_PATH). */
+int fcaps_read_fd(int fd, __u8 *buf, __u32 *len);
+
 #endif /* FCAPS_CAPFILE_H */

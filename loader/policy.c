@@ -87,15 +87,25 @@ static int mount_sdev(__u64 mnt_id, __u32 *kdev)
  */
 static int policy_key_fd(int fd, const struct stat *st, struct fcaps_file_key *key)
 {
+	/* the filesystem type of the last device seen: a scan asks once a device */
+	static dev_t last_dev = (dev_t)-1;
+	static long last_type;
 	struct statx stx;
 	struct statfs sfs;
+	dev_t dev;
 
-	if (statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx) || fstatfs(fd, &sfs))
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx))
 		return -errno;
-	if (sfs.f_type == OVERLAYFS_SUPER_MAGIC)
+	dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
+	if (dev != last_dev) {
+		if (fstatfs(fd, &sfs))
+			return -errno;
+		last_dev = dev;
+		last_type = sfs.f_type;
+	}
+	if (last_type == OVERLAYFS_SUPER_MAGIC)
 		return -EXDEV;
-	if (st && (stx.stx_ino != st->st_ino ||
-		   makedev(stx.stx_dev_major, stx.stx_dev_minor) != st->st_dev))
+	if (st && (stx.stx_ino != st->st_ino || dev != st->st_dev))
 		return -ESTALE;
 	memset(key, 0, sizeof(*key));
 	key->ino = stx.stx_ino;
@@ -325,7 +335,14 @@ static int scan_one(const char *path, const struct stat *st, int type, struct FT
 	(void)ftw;
 	if (type != FTW_F || !S_ISREG(st->st_mode))
 		return 0;
-	fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	/*
+	 * Opened for reading, the value is one fgetxattr(). Nonblocking, so a
+	 * FIFO renamed in after nftw's stat does not stall the scan; refused
+	 * (not the owner, for O_NOATIME; a lease), O_PATH and its /proc path.
+	 */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_NOATIME | O_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EWOULDBLOCK))
+		fd = open(path, O_PATH | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && (errno == ENOENT || errno == ELOOP))
 		return 0;
 	if (fd < 0) {
@@ -339,8 +356,11 @@ static int scan_one(const char *path, const struct stat *st, int type, struct FT
 		return 0;
 	}
 	if (!rc) {
-		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
-		rc = fcaps_read_file(fdpath, buf, &len);
+		rc = fcaps_read_fd(fd, buf, &len);
+		if (rc == -EBADF) {	/* an O_PATH descriptor */
+			snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+			rc = fcaps_read_file(fdpath, buf, &len);
+		}
 	}
 	close(fd);
 	if (rc == -ENODATA || rc == -ENOTSUP || rc == -ENOENT)

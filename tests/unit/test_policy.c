@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Host unit tests for the loader's policy code: the s_dev encoding and the
- * policy file parser's verdicts, line numbers and all-or-nothing loading. */
+/* Host unit tests for the loader's policy code: the s_dev encoding, the
+ * policy file parser's verdicts, line numbers and all-or-nothing loading,
+ * and a scan by a root without the capabilities that open any file. */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 #include "policy.h"
 
@@ -40,6 +45,72 @@ static int parse(const char *text, struct policy *p, char *err, size_t errlen)
 	unlink(file);
 	unlink(errfile);
 	return rc;
+}
+
+/* What scan_as_restricted_root() found wrong, one bit a check */
+enum { SCAN_FAILED = 1, SCAN_COUNT = 2, SCAN_VALUES = 4, SCAN_SETUP = 8 };
+
+/*
+ * In a child: files the scan cannot open for reading (mode 000, and one
+ * another user owns, which O_NOATIME refuses), scanned after the child
+ * drops CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH and CAP_FOWNER. Each value
+ * must still be read (by O_PATH), and none counted as unreadable.
+ * Root writes a v2 value on each (a stock kernel takes only v2 and v3);
+ * another user cannot, and expects no entries and no failure.
+ */
+static int scan_as_restricted_root(void)
+{
+	static const char *names[] = { "mine", "closed", "theirs" };
+	static const unsigned char v2[20] = { 0x01, 0, 0, 0x02, 0, 0x20 };
+	char dir[] = "/dev/shm/fcaps-scan-XXXXXX", path[3][64];
+	const cap_value_t drop[] = { CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER };
+	struct policy p = {};
+	int bad = 0, values = geteuid() == 0, rc;
+	size_t i, j;
+	cap_t caps;
+
+	if (!mkdtemp(dir) && (strcpy(dir, "/tmp/fcaps-scan-XXXXXX"), !mkdtemp(dir)))
+		return SCAN_SETUP;
+	for (i = 0; i < 3; i++) {
+		int fd;
+
+		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, names[i]);
+		fd = open(path[i], O_CREAT | O_WRONLY, i == 1 ? 0 : 0644);
+		if (fd < 0)
+			return SCAN_SETUP;
+		close(fd);
+		/* chown first: it removes the value */
+		if (values && i == 2 && chown(path[i], 1, 1))
+			return SCAN_SETUP;
+		if (values && setxattr(path[i], FCAPS_XATTR_NAME, v2, sizeof(v2), 0))
+			values = 0;
+	}
+	caps = cap_get_proc();
+	if (!caps || cap_set_flag(caps, CAP_EFFECTIVE, 3, drop, CAP_CLEAR) ||
+	    cap_set_proc(caps))
+		return SCAN_SETUP;
+	cap_free(caps);
+	rc = policy_scan_dir(dir, &p);
+	if (rc)
+		bad |= SCAN_FAILED;
+	if (p.n != (values ? 3 : 0))
+		bad |= SCAN_COUNT;
+	for (i = 0; i < p.n; i++) {
+		struct stat st;
+
+		for (j = 0; j < 3 && strcmp(p.v[i].path, path[j]); j++)
+			;
+		if (j == 3 || stat(path[j], &st) || p.v[i].key.ino != st.st_ino ||
+		    p.v[i].value.len != sizeof(v2) || memcmp(p.v[i].value.value, v2, sizeof(v2)))
+			bad |= SCAN_VALUES;
+	}
+	if (rc || p.n != (values ? 3 : 0))
+		printf("  scan: rc %d, %zu entries, values written: %d\n", rc, p.n, values);
+	policy_free(&p);
+	for (i = 0; i < 3; i++)
+		unlink(path[i]);
+	rmdir(dir);
+	return bad;
 }
 
 int main(void)
@@ -135,6 +206,21 @@ int main(void)
 		rc = parse("/etc/passwd 41+p\n", &p, err, sizeof(err));
 		check(rc == -1 && p.n == 0, "capability 41 (above CAP_LAST_CAP) is refused");
 		policy_free(&p);
+	}
+	{
+		pid_t pid = fork();
+		int status = -1;
+
+		if (pid == 0)
+			_exit(scan_as_restricted_root());
+		if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+			status = SCAN_SETUP << 8;
+		rc = WEXITSTATUS(status);
+		check(!(rc & SCAN_SETUP), "a scan's fixture: files, values, capabilities dropped");
+		check(!(rc & (SCAN_SETUP | SCAN_FAILED)),
+		      "a scan without DAC or FOWNER capabilities reads what it cannot open (O_PATH)");
+		check(!(rc & (SCAN_SETUP | SCAN_COUNT | SCAN_VALUES)),
+		      "... one entry a file, each with its key and its value");
 	}
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
