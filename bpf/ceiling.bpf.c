@@ -118,7 +118,8 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 /*
  * prctl() paths of cap_task_prctl() that read live sets or call
  * cap_capable() directly, then commit before any LSM runs: raising an
- * ambient capability needs it in pP, setting securebits CAP_SETPCAP.
+ * ambient capability needs it in pP (and puts it in the ceiling's pA),
+ * setting securebits CAP_SETPCAP.
  * fmod_ret runs before the LSMs and can refuse the call.
  */
 SEC("fmod_ret/security_task_prctl")
@@ -134,9 +135,16 @@ int BPF_PROG(fcaps_ceiling_prctl, int option, unsigned long arg2, unsigned long 
 	c = ceiling_of(key);
 	if (!c || !enforcing())
 		return 0;
-	if (option == PR_CAP_AMBIENT && arg2 == PR_CAP_AMBIENT_RAISE &&
-	    arg3 <= FCAPS_LAST_CAP && !((c->pp >> arg3) & 1))
-		return -EPERM;
+	if (option == PR_CAP_AMBIENT && arg2 == PR_CAP_AMBIENT_RAISE && arg3 <= FCAPS_LAST_CAP) {
+		if (!((c->pp >> arg3) & 1))
+			return -EPERM;
+		/*
+		 * The kernel path's pA now holds it (if cap_task_prctl() lets
+		 * it): the next exec reads pA through this ceiling. Where the
+		 * raise then fails, pA lacks it and the ceiling only allows.
+		 */
+		c->pa |= 1ULL << arg3;
+	}
 	if (option == PR_SET_SECUREBITS && !((c->pe >> CAP_SETPCAP) & 1))
 		return -EPERM;
 	return 0;

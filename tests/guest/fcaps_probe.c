@@ -36,6 +36,8 @@
  *   --eff HEX         set the effective set to HEX (within the permitted)
  *   --nnp             PR_SET_NO_NEW_PRIVS
  *   --inherit CAP     capset: add CAP to pI; inherit=0 or inherit=-1 errno=N
+ *   --ambient CAP     as the ambient subcommand, for an exec after it
+ *   --securebits HEX  as the securebits subcommand, for an exec after it
  *   --status          print status before the subcommand's own report
  * The status line: pid ruid euid rgid egid suid fsuid sgid fsgid Eff Prm Inh Amb secure
  * securebits (PR_GET_SECUREBITS).
@@ -426,6 +428,13 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[1], "--inherit") && argc > 2) {
 			/* reported, not fatal: what the next exec makes of it */
 			report("inherit", add_inheritable(atoi(argv[2])));
+			argc--, argv++;
+		} else if (!strcmp(argv[1], "--ambient") && argc > 2) {
+			report("ambient", do_ambient(atoi(argv[2])));
+			argc--, argv++;
+		} else if (!strcmp(argv[1], "--securebits") && argc > 2) {
+			report("securebits_set",
+			       prctl(PR_SET_SECUREBITS, strtoul(argv[2], NULL, 16), 0, 0, 0));
 			argc--, argv++;
 		} else if (!strcmp(argv[1], "--eff") && argc > 2) {
 			if (set_effective(strtoull(argv[2], NULL, 16))) {

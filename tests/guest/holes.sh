@@ -454,6 +454,42 @@ ceiling)
 	}
 	check_out "kernel: capped root raises a capability of its pP alone as ambient (0); no securebits with cap_setpcap in pP alone (EPERM)" \
 		"0 -1/1" edges
+	# capability 40, the last: in pI before the capped exec, still not
+	# raisable as ambient outside the capped pP
+	cap40() { fields inherit ambient errno -- $P --inherit 40 exec $H/c/probe_p ambient 40; }
+	check_out "kernel: capped root cannot raise capability 40 (in pI, not in its pP) as ambient (EPERM)" \
+		"0 -1 1" cap40
+	# an ambient capability carried through an exec under no_new_privs:
+	# pP' is the capped pP, pE' all of it, pA' kept
+	ambexec() {
+		fields ambient bat_net_bind bat_net_raw bat_sethostname -- \
+			$H/c/probe_p --ambient 10 --nnp exec $P battery $$ 1
+	}
+	check_out "kernel: capped root with ambient cap_net_bind_service execs a plain file under nnp: bind and raw, no sethostname" \
+		"0 1 1 0" ambexec
+	# where pA decides pE': root under SECBIT_NOROOT execs a plain file
+	# and keeps its ambient capability alone (pE made to hold cap_setpcap
+	# and cap_net_bind_service first)
+	noroot() {
+		fields securebits_set ambient bat_net_bind bat_net_raw -- \
+			$H/c/probe_p --eff 2500 --securebits 1 --ambient 10 exec $P battery $$ 1
+	}
+	check_out "kernel: capped root, SECBIT_NOROOT, ambient cap_net_bind_service, execs a plain file: bind (pA'), not raw" \
+		"0 0 1 0" noroot
+	# ptrace compares pP with pP, each capped; CAP_SYS_PTRACE counts only in pE
+	cp /usr/local/bin/fcaps_probe $H/c/probe_tp &&
+		fcapsctl setcap $H/c/probe_tp 'cap_net_raw+ep cap_sys_ptrace+p'
+	tracing() {
+		$H/c/probe_raw pause > /dev/null & t1=$!
+		$H/c/probe_ns pause > /dev/null & t2=$!
+		sleep 0.3
+		echo "$(fields bat_ptrace -- $H/c/probe_raw battery $$ $t1)" \
+		     "$(fields bat_ptrace -- $H/c/probe_raw battery $$ $t2)" \
+		     "$(fields bat_ptrace rbat_ptrace -- $H/c/probe_tp battery $$ $$ | tr ' ' /)"
+		kill $t1 $t2; wait $t1 $t2 2>/dev/null
+	}
+	check_out "kernel: ptrace by a capped root process: a tracee capped the same (1), one capped with more (0); cap_sys_ptrace in pP alone (0), raised to pE (1)" \
+		"1 0 0/1" tracing
 	# capset cannot put into pI what the capped sets lack, so an exec of a
 	# file whose fI holds it gains nothing either
 	cp /usr/local/bin/fcaps_probe $H/c/fi_admin && fcapsctl setcap $H/c/fi_admin 'cap_sys_admin+ei'
@@ -475,6 +511,12 @@ ceiling)
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
 		"-1 0" inherit
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
+	check_out "BPF ceiling: capability 40 not raisable as ambient, the same" "0 -1 1" cap40
+	check_out "BPF ceiling: an ambient capability through an exec under nnp, the same" \
+		"0 1 1 0" ambexec
+	check_out "BPF ceiling: ptrace compares the capped sets, the same" "1 0 0/1" tracing
+	check_out "BPF ceiling: an ambient raise reaches the next exec's pA', the same" \
+		"0 0 1 0" noroot
 	fcapsctl unload >/dev/null
 	# a full map of ceilings refuses the exec that needs one (fail closed)
 	check "BPF enforce with room for two ceilings" \
