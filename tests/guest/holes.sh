@@ -527,7 +527,11 @@ ceiling)
 	out=$($H/c/probe_ns status 2>&1)
 	check "a third capped exec fails rather than run uncapped" sh -c "! echo '$out' | grep -q Eff"
 	check_contains "... with ENOMEM" "memory" "$out"
-	kill $s1 $s2; wait $s1 $s2 2>/dev/null
+	# one slot free: the exec takes it, its fork finds none for the child
+	kill $s2; wait $s2 2>/dev/null
+	check_out "a capped process's fork with no ceiling left for the child fails (ENOMEM), no child runs uncapped" "12" \
+		sh -c "sleep 0.5; $H/c/probe_raw battery $$ 1 | tr ' ' '\n' | sed -n 's/^bat_child_errno=//p'"
+	kill $s1; wait $s1 2>/dev/null
 	check_out "... and runs, capped, once the others are gone" "0" \
 		sh -c "sleep 0.5; $H/c/probe_ns battery $$ 1 | tr ' ' '\n' | sed -n 's/^bat_sethostname=//p'"
 	check_out "no credentials keep a ceiling once their processes are gone" "0" \
