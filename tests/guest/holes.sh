@@ -476,6 +476,14 @@ ceiling)
 	}
 	check_out "kernel: capped root, SECBIT_NOROOT, ambient cap_net_bind_service, execs a plain file: bind (pA'), not raw" \
 		"0 0 1 0" noroot
+	# the other way: raised before the capped exec, which clears pA, it is
+	# not there for the plain exec after it
+	ambdrop() {
+		fields ambient securebits_set bat_net_bind bat_net_raw -- \
+			$P --ambient 10 exec $H/c/probe_p --eff 2500 --securebits 1 exec $P battery $$ 1
+	}
+	check_out "kernel: an ambient capability raised before a capped exec is gone after it (SECBIT_NOROOT, a plain exec: no bind, no raw)" \
+		"0 0 0 0" ambdrop
 	# ptrace compares pP with pP, each capped; CAP_SYS_PTRACE counts only in pE
 	cp /usr/local/bin/fcaps_probe $H/c/probe_tp &&
 		fcapsctl setcap $H/c/probe_tp 'cap_net_raw+ep cap_sys_ptrace+p'
@@ -517,6 +525,8 @@ ceiling)
 	check_out "BPF ceiling: ptrace compares the capped sets, the same" "1 0 0/1" tracing
 	check_out "BPF ceiling: an ambient raise reaches the next exec's pA', the same" \
 		"0 0 1 0" noroot
+	check_out "BPF ceiling: an ambient capability from before the capped exec stays gone, the same" \
+		"0 0 0 0" ambdrop
 	fcapsctl unload >/dev/null
 	# a full map of ceilings refuses the exec that needs one (fail closed)
 	check "BPF enforce with room for two ceilings" \
