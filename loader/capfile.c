@@ -75,39 +75,39 @@ int fcaps_write_file(const char *path, const struct fcaps_sets *sets, __u32 tag)
 	return setxattr(path, FCAPS_XATTR_NAME, buf, len, 0) ? -errno : 0;
 }
 
-/* The value from @get (getxattr or fgetxattr on @path or @fd): one call
- * for a file without one or with one of a legacy or 6.1 size */
+/* getxattr() of @path, or fgetxattr() of @fd when @path is NULL */
+static ssize_t get_value(const char *path, int fd, void *value, size_t size)
+{
+	return path ? getxattr(path, FCAPS_XATTR_NAME, value, size) :
+		      fgetxattr(fd, FCAPS_XATTR_NAME, value, size);
+}
+
+/* One call for a file without a value or with one of a legacy or 6.1 size */
 static int read_value(const char *path, int fd, __u8 *buf, __u32 *len)
 {
 	__u8 small[256], *value = small;
-	ssize_t n;
+	ssize_t n = get_value(path, fd, small, sizeof(small));
+	int err;
 
-	n = path ? getxattr(path, FCAPS_XATTR_NAME, small, sizeof(small)) :
-		   fgetxattr(fd, FCAPS_XATTR_NAME, small, sizeof(small));
 	if (n < 0 && errno == ERANGE) {
 		/* larger: ask its size, then read it whole (it may change between) */
-		n = path ? getxattr(path, FCAPS_XATTR_NAME, NULL, 0) :
-			   fgetxattr(fd, FCAPS_XATTR_NAME, NULL, 0);
-		value = n < 0 ? NULL : malloc(n + 1);
-		if (n >= 0 && !value)
-			return -ENOMEM;
-		if (value)
-			n = path ? getxattr(path, FCAPS_XATTR_NAME, value, n + 1) :
-				   fgetxattr(fd, FCAPS_XATTR_NAME, value, n + 1);
+		n = get_value(path, fd, NULL, 0);
+		if (n >= 0) {
+			value = malloc(n + 1);
+			if (!value)
+				return -ENOMEM;
+			n = get_value(path, fd, value, n + 1);
+		}
 	}
-	if (n < 0) {
-		int err = -errno;
-
-		if (value != small)
-			free(value);
-		return err;
+	err = n < 0 ? -errno : 0;
+	if (!err) {
+		*len = n;
+		memset(buf, 0, FCAPS_MAX_SIZE);
+		memcpy(buf, value, (size_t)n < FCAPS_MAX_SIZE ? (size_t)n : FCAPS_MAX_SIZE);
 	}
-	*len = n;
-	memset(buf, 0, FCAPS_MAX_SIZE);
-	memcpy(buf, value, (size_t)n < FCAPS_MAX_SIZE ? (size_t)n : FCAPS_MAX_SIZE);
 	if (value != small)
 		free(value);
-	return 0;
+	return err;
 }
 
 int fcaps_read_file(const char *path, __u8 *buf, __u32 *len)

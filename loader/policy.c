@@ -84,12 +84,20 @@ static int mount_sdev(__u64 mnt_id, __u32 *kdev)
  * whose inodes the BPF side keys by the layer they come from, which
  * userspace cannot name; -errno otherwise. @st, when given, must be the
  * same file (dev and inode), or -ESTALE: it was replaced meanwhile.
+ * @fs, when given, remembers the filesystem type of the last device seen,
+ * so that a scan asks it once a device; it lives for one scan, whose open
+ * directories keep the filesystems it walks mounted (a device number
+ * reused later by an overlay is asked again).
  */
-static int policy_key_fd(int fd, const struct stat *st, struct fcaps_file_key *key)
+struct fs_seen {
+	dev_t dev;
+	long type;
+};
+
+static int policy_key_fd(int fd, const struct stat *st, struct fcaps_file_key *key,
+			 struct fs_seen *fs)
 {
-	/* the filesystem type of the last device seen: a scan asks once a device */
-	static dev_t last_dev = (dev_t)-1;
-	static long last_type;
+	struct fs_seen here;
 	struct statx stx;
 	struct statfs sfs;
 	dev_t dev;
@@ -97,13 +105,17 @@ static int policy_key_fd(int fd, const struct stat *st, struct fcaps_file_key *k
 	if (statx(fd, "", AT_EMPTY_PATH, STATX_INO | STATX_MNT_ID, &stx))
 		return -errno;
 	dev = makedev(stx.stx_dev_major, stx.stx_dev_minor);
-	if (dev != last_dev) {
+	if (!fs || fs->dev != dev) {
 		if (fstatfs(fd, &sfs))
 			return -errno;
-		last_dev = dev;
-		last_type = sfs.f_type;
+		here.dev = dev;
+		here.type = sfs.f_type;
+		if (fs)
+			*fs = here;
+	} else {
+		here = *fs;
 	}
-	if (last_type == OVERLAYFS_SUPER_MAGIC)
+	if (here.type == OVERLAYFS_SUPER_MAGIC)
 		return -EXDEV;
 	if (st && (stx.stx_ino != st->st_ino || dev != st->st_dev))
 		return -ESTALE;
@@ -120,7 +132,7 @@ int policy_key(const char *path, struct fcaps_file_key *key)
 
 	if (fd < 0)
 		return -errno;
-	rc = policy_key_fd(fd, NULL, key);
+	rc = policy_key_fd(fd, NULL, key, NULL);
 	close(fd);
 	return rc;
 }
@@ -317,6 +329,7 @@ int policy_parse_file(const char *file, struct policy *p)
 
 static struct policy *scan_into;
 static int scan_failed;
+static struct fs_seen scan_fs;
 
 /*
  * One file of a scan: its value and its key from one open of the file nftw
@@ -350,7 +363,7 @@ static int scan_one(const char *path, const struct stat *st, int type, struct FT
 		scan_failed = 1;
 		return 0;
 	}
-	rc = policy_key_fd(fd, st, &e.key);
+	rc = policy_key_fd(fd, st, &e.key, &scan_fs);
 	if (rc == -ESTALE) {
 		close(fd);
 		return 0;
@@ -389,6 +402,7 @@ int policy_scan_dir(const char *dir, struct policy *p)
 {
 	scan_into = p;
 	scan_failed = 0;
+	scan_fs.dev = (dev_t)-1;
 	if (nftw(dir, scan_one, 16, FTW_PHYS | FTW_MOUNT) || scan_failed) {
 		fprintf(stderr, "scan: %s: %s\n", dir, scan_failed ? "unreadable values" : strerror(errno));
 		return -1;
