@@ -141,12 +141,13 @@ $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c 
 
 SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h \
 	tests/guest/catalogue.h tests/guest/battery.h tests/guest/report.c tests/guest/report.h \
-	tests/lib/fcaps_values.h bpf/fcaps.h loader/ring.c loader/ring.h
+	tests/lib/fcaps_values.h bpf/fcaps.h loader/ring.c loader/ring.h \
+	loader/config.c loader/config.h
 $(BUILD)/guest-bin/fcaps_scenarios $(BUILD)/guest-bin/fcaps_workload: \
 		$(BUILD)/guest-bin/%: tests/guest/%.c $(SCENARIO_DEPS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests/guest $< tests/guest/scenario.c tests/guest/report.c \
-		loader/ring.c -o $@ \
+		loader/ring.c loader/config.c -o $@ \
 		$(STATIC_LIBS)
 
 # Legacy values written raw and offline, malformed ones included.

@@ -18,10 +18,10 @@ static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling 
 {
 	int err;
 
-	__sync_fetch_and_add(&ceilings_live, 1);
+	__sync_fetch_and_add(&fcaps_cfg.ceilings_live, 1);
 	err = bpf_map_update_elem(&ceilings, &key, c, BPF_NOEXIST);
 	if (err)
-		__sync_fetch_and_sub(&ceilings_live, 1);
+		__sync_fetch_and_sub(&fcaps_cfg.ceilings_live, 1);
 	return err;
 }
 
@@ -40,7 +40,7 @@ static __always_inline int ceiling_set(__u64 key, const struct fcaps_ceiling *c)
 static __always_inline void ceiling_drop(__u64 key)
 {
 	if (!bpf_map_delete_elem(&ceilings, &key))
-		__sync_fetch_and_sub(&ceilings_live, 1);
+		__sync_fetch_and_sub(&fcaps_cfg.ceilings_live, 1);
 }
 
 /*

@@ -74,7 +74,7 @@ struct {
 } ceilings SEC(".maps") __weak;
 
 /*
- * How many ceilings the map may hold (shared.bpf.c): raised before an
+ * How many ceilings the map may hold (fcaps_cfg.ceilings_live, fcaps.h): raised before an
  * entry can exist, lowered after one is gone, so never fewer than there
  * are. While it is 0 (no capped credentials anywhere, the usual state)
  * nothing looks one up: the cred_prepare and __put_cred programs run for
@@ -84,11 +84,14 @@ struct {
  * commit), so no lookup that matters can fall between the insert and the
  * count.
  */
-extern __u64 ceilings_live;
+static __always_inline __u32 fcaps_ceilings_live(void)
+{
+	return *(volatile __u32 *)&fcaps_cfg.ceilings_live;
+}
 
 static __always_inline struct fcaps_ceiling *ceiling_of(__u64 key)
 {
-	if (!*(volatile __u64 *)&ceilings_live)
+	if (!fcaps_ceilings_live())
 		return NULL;
 	return bpf_map_lookup_elem(&ceilings, &key);
 }

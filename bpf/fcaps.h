@@ -126,10 +126,15 @@ enum fcaps_record {
 };
 
 struct fcaps_config {
-	/* mode and armed side by side: the --record none programs test both
-	 * in one 64-bit load (FCAPS_ARMED_ENFORCING) */
-	__u32 mode;
-	__u32 armed;			/* 1 once the loader has armed it */
+	/* mode, armed and the ceilings' count in the first 64 bits: the
+	 * --record none programs test all three in one load (the gate,
+	 * FCAPS_ARMED_ENFORCING) */
+	__u16 mode;
+	__u16 armed;			/* 1 once the loader has armed it */
+	/* Ceilings the map may hold (bpf/fcaps.bpf.h): BPF's own count,
+	 * changed only by its atomics. The loader writes the fields around
+	 * it one by one and never this one (write_config()). */
+	__u32 ceilings_live;
 	__u32 kill;
 	__u32 exec;
 	__u32 nosuid_ignore;
@@ -147,8 +152,9 @@ struct fcaps_config {
 	__u32 kernel_records;
 };
 
-/* The first 64 bits of an armed config in enforce mode (little-endian) */
-#define FCAPS_ARMED_ENFORCING	((1ULL << 32) | FCAPS_MODE_ENFORCE)
+/* The first 64 bits of an armed config in enforce mode with no ceiling
+ * live (little-endian); its low 32 bits, whatever the count */
+#define FCAPS_ARMED_ENFORCING	((1U << 16) | FCAPS_MODE_ENFORCE)
 
 enum fcaps_hook {
 	FCAPS_HOOK_EXEC,

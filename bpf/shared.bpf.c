@@ -13,6 +13,5 @@ __u64 fcaps_next_seq;
 struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
 struct fcaps_explicit_call fcaps_explicit_call;
 struct fcaps_exec_call fcaps_execs[FCAPS_EXEC_SLOTS];
-__u64 ceilings_live;
 
 char LICENSE[] SEC("license") = "GPL";

@@ -30,7 +30,13 @@ static __always_inline int pair_allows(int kill, __u64 pp, __u64 target_pp,
 #ifdef FCAPS_PLANT_SUBSET_INVERTED
 	int subset = !(pp & ~target_pp);
 #else
-	int subset = !(target_pp & ~pp);
+	__u64 both = target_pp | pp;
+	int subset;
+
+	/* target_pp within pp as an or and a compare: clang would turn it
+	 * into an and-not, a third instruction in BPF, which has no not */
+	asm volatile("" : "+r"(both));
+	subset = both == pp;
 #endif
 #ifdef FCAPS_PLANT_NO_CAP_KILL
 	if (kill)
@@ -39,57 +45,63 @@ static __always_inline int pair_allows(int kill, __u64 pp, __u64 target_pp,
 	return (subset && (same_userns || !kill)) || cap_in_ns;
 }
 
-/* The rule when credentials anywhere carry a ceiling: on the sets the
- * kernel path would hold. Out of line: the usual path never has one. */
-static __noinline int pair_rule_capped(int kill, const struct cred *scred,
-				       const struct cred *tcred)
+/*
+ * The rule, in two halves. pair_sets_allow() is the usual path: live
+ * sets and namespaces, no ceiling anywhere, and true only when they allow.
+ * pair_rule_slow() is every other case, out of line so that the usual
+ * path holds few registers: the ceilings, the walk for the capability in
+ * the target's namespace, and SEMANTICS 3's exemptions (explicit
+ * credentials, from USB; the kill switch off), which allow whatever the
+ * sets say and so are tested only when the sets refuse. With @explicit
+ * set the result is 0 whatever @scred is, so a caller that records
+ * nothing may pass current's credentials.
+ */
+static __always_inline int pair_sets_allow(int kill, const struct cred *scred,
+					   const struct cred *tcred)
+{
+	__u64 pp = fcaps_cap64(scred->cap_permitted);
+	__u64 target_pp = fcaps_cap64(tcred->cap_permitted);
+
+#ifdef FCAPS_PLANT_NOREC_USERNS	/* planted bug: the rule alone ignores namespaces */
+	return pair_allows(kill, pp, target_pp, 1, 0);
+#endif
+	return pair_allows(kill, pp, target_pp, scred->user_ns == tcred->user_ns, 0);
+}
+
+static __noinline int pair_rule_slow(int kill, const struct cred *explicit,
+				     const struct cred *scred, const struct cred *tcred)
 {
 	struct user_namespace *own = scred->user_ns, *tns = tcred->user_ns;
 	__u64 pp = fcaps_cap64(scred->cap_permitted), pe = fcaps_cap64(scred->cap_effective);
 	__u64 target_pp = fcaps_cap64(tcred->cap_permitted), target_pe = 0;
+	int ret;
 
+	/* a capped file's runner: the sets the kernel path would give it */
 	fcaps_capped_sets(scred, &pp, &pe);
 	fcaps_capped_sets(tcred, &target_pp, &target_pe);
 #ifdef FCAPS_PLANT_NOREC_USERNS
 	if (pair_allows(kill, pp, target_pp, 1, 0))
 		return 0;
 #endif
-	return pair_allows(kill, pp, target_pp, own == tns,
-			   fcaps_ns_capable_from(scred, own, pe, tns,
-						 kill ? CAP_KILL : CAP_SYS_NICE)) ? 0 : -EPERM;
+	ret = pair_allows(kill, pp, target_pp, own == tns,
+			  fcaps_ns_capable_from(scred, own, pe, tns,
+						kill ? CAP_KILL : CAP_SYS_NICE)) ? 0 : -EPERM;
+	if (ret && kill && (explicit || !fcaps_cfg.kill))
+		return 0;
+	return ret;
 }
 
 /* 0 or -EPERM: what the rule decides, whatever the mode */
 static __always_inline int pair_rule(int kill, const struct cred *explicit,
-				     const struct cred *scred, const struct cred *tcred,
-				     const struct fcaps_config *cfg)
+				     const struct cred *scred, const struct cred *tcred)
 {
-	struct user_namespace *own, *tns;
-	__u64 pp, target_pp;
-
-	/* SEMANTICS 3: explicit credentials (USB) and the switch */
-	if (kill && (explicit || !cfg->kill))
+	/* shared credentials (a thread group): the same sets in one
+	 * namespace, which every form of the rule allows */
+	if (scred == tcred)
 		return 0;
-	/* shared credentials (a thread group): the same sets, one namespace */
-	if (scred == tcred && pair_allows(kill, 0, 0, 1, 0))
+	if (!fcaps_ceilings_live() && pair_sets_allow(kill, scred, tcred))
 		return 0;
-	/* a capped file's runner: the sets the kernel path would give it */
-	if (*(volatile __u64 *)&ceilings_live)
-		return pair_rule_capped(kill, scred, tcred);
-	pp = fcaps_cap64(scred->cap_permitted);
-	target_pp = fcaps_cap64(tcred->cap_permitted);
-	own = scred->user_ns;
-	tns = tcred->user_ns;
-#ifdef FCAPS_PLANT_NOREC_USERNS	/* planted bug: the rule alone ignores namespaces */
-	if (pair_allows(kill, pp, target_pp, 1, 0))
-		return 0;
-#endif
-	if (pair_allows(kill, pp, target_pp, own == tns, 0))
-		return 0;
-	return pair_allows(kill, pp, target_pp, own == tns,
-			   fcaps_ns_capable_from(scred, own, fcaps_cap64(scred->cap_effective),
-						 tns, kill ? CAP_KILL : CAP_SYS_NICE)) ?
-	       0 : -EPERM;
+	return pair_rule_slow(kill, explicit, scred, tcred);
 }
 
 /* Record the call under a new seq, deciding from the facts recorded */
@@ -107,7 +119,7 @@ static __always_inline int record_call(__u32 hook, struct task_struct *task,
 
 	if (!r) {
 		/* the ring is full: decided all the same, and the loss counted */
-		ret = pair_rule(kill, explicit, scred, p->real_cred, cfg);
+		ret = pair_rule(kill, explicit, scred, p->real_cred);
 		fcaps_count(hook, ret, 1);
 		return ret;
 	}
@@ -149,7 +161,7 @@ static __always_inline int decide(__u32 hook, struct task_struct *p, int sig,
 		ret = record_call(hook, task, p, sig, explicit, cfg);
 	else
 		ret = pair_rule(kill, explicit, explicit ? explicit : task->cred,
-				p->real_cred, cfg);
+				p->real_cred);
 	if (ret && cfg->record == FCAPS_RECORD_DENIED)
 		ret = record_call(hook, task, p, sig, explicit, cfg);
 #ifdef FCAPS_PLANT_ENFORCE_KILL
@@ -192,48 +204,71 @@ int BPF_PROG(fcaps_setioprio, struct task_struct *p, int ioprio, int ret)
 /*
  * --record none loads these instead: the rule alone, in enforce mode, so
  * that a call costs the trampoline and a handful of loads (the bench
- * note). The recording programs above stay out of the kernel.
+ * note). The recording programs above stay out of the kernel. They take
+ * their context as it is, not through BPF_PROG(): the target is read
+ * after the helper call and the explicit credentials only when the sets
+ * refuse, so that one register, the context, lives across the call.
  */
-static __always_inline int enforce(__u32 hook, struct task_struct *p,
-				   const struct cred *explicit)
+/* Armed and enforcing, but a ceiling is live: the whole rule */
+static __noinline int enforce_capped(int kill, unsigned long long *ctx)
 {
-	int ret;
+	struct task_struct *p = (struct task_struct *)ctx[0];
 
-	/* the global itself, not fcaps_config(), and armed with the mode in
-	 * one load: the fewest instructions on this path */
-	if (*(volatile __u64 *)__builtin_assume_aligned(&fcaps_cfg, 8) != FCAPS_ARMED_ENFORCING)
+	return pair_rule(kill, kill ? (const struct cred *)ctx[3] : NULL,
+			 bpf_get_current_task_btf()->cred, p->real_cred);
+}
+
+static __always_inline int enforce(__u32 hook, unsigned long long *ctx)
+{
+	int kill = hook == FCAPS_HOOK_KILL, ret;
+	const struct cred *scred, *tcred;
+	/* armed, the mode and the ceilings' count in one load (fcaps.h) */
+	__u64 gate = *(volatile __u64 *)__builtin_assume_aligned(&fcaps_cfg, 8);
+	struct task_struct *p;
+
+	if (gate != FCAPS_ARMED_ENFORCING) {
+		if ((__u32)gate != FCAPS_ARMED_ENFORCING)
+			return 0;
+		ret = enforce_capped(kill, ctx);
+		goto out;
+	}
+	scred = bpf_get_current_task_btf()->cred;
+	p = (struct task_struct *)ctx[0];
+	tcred = p->real_cred;
+	/* no shortcut for shared credentials here: it would cost every other
+	 * signal two instructions to save a thread group's (the bench note) */
+	if (pair_sets_allow(kill, scred, tcred))
 		return 0;
-	ret = pair_rule(hook == FCAPS_HOOK_KILL, explicit,
-			explicit ? explicit : bpf_get_current_task_btf()->cred,
-			p->real_cred, &fcaps_cfg);
+	ret = pair_rule_slow(kill, kill ? (const struct cred *)ctx[3] : NULL, scred, tcred);
+out:
 #ifdef FCAPS_PLANT_ENFORCE_KILL
-	if (hook == FCAPS_HOOK_KILL)
+	if (kill)
 		return 0;
 #endif
 	return ret;
 }
 
+/* security_task_kill(p, info, sig, cred) */
 SEC("fmod_ret/security_task_kill")
-int BPF_PROG(fcaps_kill_norec, struct task_struct *p, struct kernel_siginfo *info,
-	     int sig, const struct cred *cred, int ret)
+int fcaps_kill_norec(unsigned long long *ctx)
 {
-	return enforce(FCAPS_HOOK_KILL, p, cred);
+	return enforce(FCAPS_HOOK_KILL, ctx);
 }
 
 SEC("fmod_ret/security_task_setscheduler")
-int BPF_PROG(fcaps_setscheduler_norec, struct task_struct *p, int ret)
+int fcaps_setscheduler_norec(unsigned long long *ctx)
 {
-	return enforce(FCAPS_HOOK_SETSCHEDULER, p, NULL);
+	return enforce(FCAPS_HOOK_SETSCHEDULER, ctx);
 }
 
 SEC("fmod_ret/security_task_setnice")
-int BPF_PROG(fcaps_setnice_norec, struct task_struct *p, int nice, int ret)
+int fcaps_setnice_norec(unsigned long long *ctx)
 {
-	return enforce(FCAPS_HOOK_SETNICE, p, NULL);
+	return enforce(FCAPS_HOOK_SETNICE, ctx);
 }
 
 SEC("fmod_ret/security_task_setioprio")
-int BPF_PROG(fcaps_setioprio_norec, struct task_struct *p, int ioprio, int ret)
+int fcaps_setioprio_norec(unsigned long long *ctx)
 {
-	return enforce(FCAPS_HOOK_SETIOPRIO, p, NULL);
+	return enforce(FCAPS_HOOK_SETIOPRIO, ctx);
 }

@@ -27,6 +27,7 @@
 #include <bpf/libbpf.h>
 #include "bpfctl.h"
 #include "capfile.h"
+#include "config.h"
 #include "policy.h"
 #include "records.h"
 #include "ring.h"
@@ -217,7 +218,7 @@ static int put_policy(const struct policy_maps *pm, const struct policy *p, __u3
 	return 0;
 }
 
-static int parse_mode(const char *s, __u32 *mode)
+static int parse_mode(const char *s, __u16 *mode)
 {
 	if (!strcmp(s, "enforce"))
 		*mode = FCAPS_MODE_ENFORCE;
@@ -285,6 +286,7 @@ static int pin_all(struct fcaps_bpf *skel, struct bpf_link **links,
 #define MAX_LINKS 32
 
 static int write_config(const struct fcaps_config *cfg);
+
 static int read_config(struct fcaps_config *cfg);
 
 int cmd_load(int argc, char **argv)
@@ -311,7 +313,6 @@ int cmd_load(int argc, char **argv)
 	struct policy_maps pm;
 	int c, bad = 0, tracepoints, skipcap, norec, kernel_records = 0, lsm, rc = 1;
 	size_t nlinks = 0, nscans = 0;
-	__u32 zero = 0;
 
 	while ((c = getopt_long(argc, argv, "m:p:s:r:P:C:kh", opts, NULL)) != -1) {
 		switch (c) {
@@ -491,7 +492,7 @@ int cmd_load(int argc, char **argv)
 	fault_point("renamed");
 	/* the mode last, in one update: from here on the programs act */
 	cfg.armed = 1;
-	if (bpf_map_update_elem(bpf_map__fd(skel->maps.data_config), &zero, &cfg, BPF_ANY)) {
+	if (fcaps_config_store(bpf_map__fd(skel->maps.data_config), &cfg)) {
 		fail("load", "arming the config: %s", strerror(errno));
 		unpin_tree(FCAPS_PIN_DIR);
 		goto err;
@@ -567,12 +568,11 @@ static int read_config(struct fcaps_config *cfg)
 static int write_config(const struct fcaps_config *cfg)
 {
 	int fd = map_fd("config");
-	__u32 zero = 0;
 	int rc;
 
 	if (fd < 0)
 		return -1;
-	rc = bpf_map_update_elem(fd, &zero, cfg, BPF_ANY);
+	rc = fcaps_config_store(fd, cfg);
 	close(fd);
 	return rc;
 }
@@ -669,6 +669,7 @@ int cmd_status(int argc, char **argv)
 	json_object_object_add(o, "armed", ju64(cfg.armed));
 	json_object_object_add(o, "record", jstr(cfg.record < 3 ? record_names[cfg.record] : "?"));
 	json_object_object_add(o, "kernel_records", ju64(cfg.kernel_records));
+	json_object_object_add(o, "ceilings_live", ju64(cfg.ceilings_live));
 	json_object_object_add(o, "bpf_lsm", json_object_new_boolean(lsm == 1));
 	json_object_object_add(o, "policy_lost", ju64(ctr[FCAPS_HOOK_XATTR].errors));
 	progs = json_object_new_array();
@@ -699,9 +700,10 @@ int cmd_status(int argc, char **argv)
 		json_print(o);
 		return 0;
 	}
-	printf("mode: %s\nswitches: exec=%u kill=%u nosuid_ignore=%u\narmed: %u\nrecord: %s%s\n"
+	printf("mode: %s\nswitches: exec=%u kill=%u nosuid_ignore=%u\narmed: %u\nceilings live: %u\n"
+	       "record: %s%s\n"
 	       "bpf LSM: %s\nprograms: %s\nmaps: %s\n", cfg.mode ? "enforce" : "shadow",
-	       cfg.exec, cfg.kill, cfg.nosuid_ignore, cfg.armed,
+	       cfg.exec, cfg.kill, cfg.nosuid_ignore, cfg.armed, cfg.ceilings_live,
 	       cfg.record < 3 ? record_names[cfg.record] : "?",
 	       cfg.kernel_records ? ", and the kernel's own decisions (kdecisions)" : "",
 	       lsm == 1 ? "active" : "NOT ACTIVE: exec decisions and the xattr guard do not run",

@@ -528,6 +528,20 @@ ceiling)
 	check_out "BPF ceiling: an ambient capability from before the capped exec stays gone, the same" \
 		"0 0 0 0" ambdrop
 	fcapsctl unload >/dev/null
+	# --record none: one load of the config (armed, mode and the ceilings'
+	# count) must send a capped sender or target to the whole rule
+	check "BPF enforce --record none" fcapsctl load --mode enforce --record none --scan $H/c
+	check_out "BPF ceiling, --record none: the pair rules compare the capped sets" \
+		"-1/1 -1/1 -1/1 0" pairs
+	# the count is BPF's: the loader's own config writes leave it alone
+	$H/c/probe_raw pause > /dev/null & s1=$!
+	live() { sleep 0.5; fcapsctl status --json | sed 's/.*"ceilings_live":\([0-9]*\).*/\1/'; }
+	check_out "a capped process alive: its ceiling counted" "1" live
+	fcapsctl set kill=1 exec=1 > /dev/null && fcapsctl mode enforce > /dev/null
+	check_out "... and still counted after the loader rewrote the config (set, mode)" "1" live
+	kill $s1; wait $s1 2>/dev/null
+	check_out "... and not once it is gone" "0" live
+	fcapsctl unload >/dev/null
 	# a full map of ceilings refuses the exec that needs one (fail closed)
 	check "BPF enforce with room for two ceilings" \
 		fcapsctl load --mode enforce --ceiling-max 2 --scan $H/c

@@ -17,6 +17,7 @@
 #include <linux/securebits.h>
 #include <bpf/bpf.h>
 #include "fcaps.h"
+#include "config.h"
 #include "ring.h"
 #include "scenario.h"
 
@@ -451,7 +452,7 @@ int bpf_switches(__u32 exec, __u32 kill, __u32 nosuid_ignore)
 	cfg.exec = exec;
 	cfg.kill = kill;
 	cfg.nosuid_ignore = nosuid_ignore;
-	rc = rc || bpf_map_update_elem(fd, &zero, &cfg, BPF_ANY);
+	rc = rc || fcaps_config_store(fd, &cfg);
 	close(fd);
 	return rc ? -1 : 0;
 }
