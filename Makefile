@@ -119,7 +119,7 @@ $(BUILD)/tests/%: tests/unit/%.c bpf/fcaps.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@
 
-$(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policy.c loader/capfile.c \
+$(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policy.c loader/capfile.c loader/config.c \
 		$(wildcard loader/*.h) bpf/fcaps.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -lcap

@@ -52,8 +52,9 @@ struct {
 
 /*
  * config: a global in a section of its own, which libbpf makes a one-slot
- * array; the loader pins it as FCAPS_PIN_DIR/config, so that it reads and
- * updates as the array map it was. A program reads it with plain loads,
+ * array; the loader pins it as FCAPS_PIN_DIR/config, so that it reads (and
+ * dumps) as the array map it was. It is written through its mapping, never
+ * as a whole value: ceilings_live in it is BPF's (fcaps_config_store()). A program reads it with plain loads,
  * where a map lookup cost a dozen instructions on every call (the bench
  * note).
  */

@@ -133,7 +133,10 @@ struct fcaps_config {
 	__u16 armed;			/* 1 once the loader has armed it */
 	/* Ceilings the map may hold (bpf/fcaps.bpf.h): BPF's own count,
 	 * changed only by its atomics. The loader writes the fields around
-	 * it one by one and never this one (write_config()). */
+	 * it one by one and never this one (fcaps_config_store()); a
+	 * whole-value map update (bpftool map update included) overwrites
+	 * it. The gate reads it as the high half of the first 64 bits: the
+	 * layout is x86's, little-endian. */
 	__u32 ceilings_live;
 	__u32 kill;
 	__u32 exec;
@@ -151,6 +154,10 @@ struct fcaps_config {
 	 * then does a signal leave its seq for them (fcaps_calls) */
 	__u32 kernel_records;
 };
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the config's gate (FCAPS_ARMED_ENFORCING) assumes little-endian"
+#endif
 
 /* The first 64 bits of an armed config in enforce mode with no ceiling
  * live (little-endian); its low 32 bits, whatever the count */

@@ -209,13 +209,12 @@ int BPF_PROG(fcaps_setioprio, struct task_struct *p, int ioprio, int ret)
  * after the helper call and the explicit credentials only when the sets
  * refuse, so that one register, the context, lives across the call.
  */
-/* Armed and enforcing, but a ceiling is live: the whole rule */
-static __noinline int enforce_capped(int kill, unsigned long long *ctx)
+/* Armed and enforcing, but a ceiling is live: the whole rule. @explicit
+ * comes from the caller, which alone knows whether its hook has one. */
+static __noinline int enforce_capped(int kill, const struct cred *explicit,
+				     struct task_struct *p)
 {
-	struct task_struct *p = (struct task_struct *)ctx[0];
-
-	return pair_rule(kill, kill ? (const struct cred *)ctx[3] : NULL,
-			 bpf_get_current_task_btf()->cred, p->real_cred);
+	return pair_rule(kill, explicit, bpf_get_current_task_btf()->cred, p->real_cred);
 }
 
 static __always_inline int enforce(__u32 hook, unsigned long long *ctx)
@@ -229,7 +228,8 @@ static __always_inline int enforce(__u32 hook, unsigned long long *ctx)
 	if (gate != FCAPS_ARMED_ENFORCING) {
 		if ((__u32)gate != FCAPS_ARMED_ENFORCING)
 			return 0;
-		ret = enforce_capped(kill, ctx);
+		ret = enforce_capped(kill, kill ? (const struct cred *)ctx[3] : NULL,
+				     (struct task_struct *)ctx[0]);
 		goto out;
 	}
 	scred = bpf_get_current_task_btf()->cred;

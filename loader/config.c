@@ -11,7 +11,9 @@
  * atomics at any moment, and a whole-value update (bpf_map_update_elem())
  * would write back the count read before it, hiding a ceiling that is
  * live. Mode and armed go last, in one store, so that the programs see a
- * mode only with the switches that go with it. 0 or -1 with errno set.
+ * mode only with the switches that go with it (x86 keeps stores in order,
+ * and the programs read the config with plain loads). 0 or -1 with errno
+ * set.
  */
 int fcaps_config_store(int fd, const struct fcaps_config *cfg)
 {
