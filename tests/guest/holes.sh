@@ -433,6 +433,17 @@ ceiling)
 	}
 	check_out "kernel: a capped root process cannot signal or renice root's processes (EPERM), an uncapped one can" \
 		"-1/1 -1/1 -1/1 0" pairs
+	# and the target's: one capped root process to another running the
+	# same file (the same sets, where the target's live ones are root's)
+	cpair() {
+		$H/c/probe_raw pause > /dev/null & t=$!
+		sleep 0.3
+		echo "$(fields kill errno -- $H/c/probe_raw kill $t 0 | tr ' ' /)" \
+		     "$(fields sched errno -- $H/c/probe_raw sched $t nice | tr ' ' /)"
+		kill $t; wait $t 2>/dev/null
+	}
+	check_out "kernel: a capped root process signals and renices another with its own sets" \
+		"0 0" cpair
 	# what a capped root process passes on: an exec under no_new_privs stays
 	# within its sets; it cannot raise an ambient capability or set
 	# securebits without having the capability
@@ -514,6 +525,7 @@ ceiling)
 		"1 0 0" nsops
 	check_out "BPF ceiling: no root mapped as root without cap_setfcap" "1 2" rootmap
 	check_out "BPF ceiling: the pair rules compare the capped sets" "-1/1 -1/1 -1/1 0" pairs
+	check_out "BPF ceiling: the target's capped sets too, the same" "0 0" cpair
 	check_out "BPF ceiling: the same across an exec, for ambient and for securebits" \
 		"0/0 1/1 -1/1 -1/1" later
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
@@ -533,6 +545,7 @@ ceiling)
 	check "BPF enforce --record none" fcapsctl load --mode enforce --record none --scan $H/c
 	check_out "BPF ceiling, --record none: the pair rules compare the capped sets" \
 		"-1/1 -1/1 -1/1 0" pairs
+	check_out "BPF ceiling, --record none: the target's capped sets too" "0 0" cpair
 	# the count is BPF's: the loader's own config writes leave it alone
 	$H/c/probe_raw pause > /dev/null & s1=$!
 	live() { sleep 0.5; fcapsctl status --json | sed 's/.*"ceilings_live":\([0-9]*\).*/\1/'; }
