@@ -54,9 +54,9 @@ struct {
  * config: a global in a section of its own, which libbpf makes a one-slot
  * array; the loader pins it as FCAPS_PIN_DIR/config, so that it reads (and
  * dumps) as the array map it was. It is written through its mapping, never
- * as a whole value: ceilings_live in it is BPF's (fcaps_config_store()). A program reads it with plain loads,
- * where a map lookup cost a dozen instructions on every call (the bench
- * note).
+ * as a whole value: ceilings_live in it is BPF's (fcaps_config_store()).
+ * A program reads it with plain loads, where a map lookup cost a dozen
+ * instructions on every call (the bench note).
  */
 extern struct fcaps_config fcaps_cfg;	/* shared.bpf.c: SEC(".data.config") */
 
@@ -75,9 +75,9 @@ struct {
 } ceilings SEC(".maps") __weak;
 
 /*
- * How many ceilings the map may hold (fcaps_cfg.ceilings_live, fcaps.h): raised before an
- * entry can exist, lowered after one is gone, so never fewer than there
- * are. While it is 0 (no capped credentials anywhere, the usual state)
+ * How many ceilings the map may hold (fcaps_cfg.ceilings_live, fcaps.h):
+ * raised before an entry can exist, lowered after one is gone, so never
+ * fewer than there are. While it is 0 (no capped credentials anywhere, the usual state)
  * nothing looks one up: the cred_prepare and __put_cred programs run for
  * every copy and every free of credentials, capable() for every capability
  * check, the pair rule for every signal (the bench note). A new entry's

@@ -201,14 +201,6 @@ int BPF_PROG(fcaps_setioprio, struct task_struct *p, int ioprio, int ret)
 	return decide(FCAPS_HOOK_SETIOPRIO, p, 0, NULL);
 }
 
-/*
- * --record none loads these instead: the rule alone, in enforce mode, so
- * that a call costs the trampoline and a handful of loads (the bench
- * note). The recording programs above stay out of the kernel. They take
- * their context as it is, not through BPF_PROG(): the target is read
- * after the helper call and the explicit credentials only when the sets
- * refuse, so that one register, the context, lives across the call.
- */
 /* Armed and enforcing, but a ceiling is live: the whole rule. @explicit
  * comes from the caller, which alone knows whether its hook has one. */
 static __noinline int enforce_capped(int kill, const struct cred *explicit,
@@ -217,6 +209,21 @@ static __noinline int enforce_capped(int kill, const struct cred *explicit,
 	return pair_rule(kill, explicit, bpf_get_current_task_btf()->cred, p->real_cred);
 }
 
+/* The explicit credentials of a signal (security_task_kill()'s fourth
+ * argument); none for the scheduling hooks */
+static __always_inline const struct cred *norec_explicit(int kill, unsigned long long *ctx)
+{
+	return kill ? (const struct cred *)ctx[3] : NULL;
+}
+
+/*
+ * --record none loads these instead: the rule alone, in enforce mode, so
+ * that a call costs the trampoline and a handful of loads (the bench
+ * note). The recording programs above stay out of the kernel. They take
+ * their context as it is, not through BPF_PROG(): the target is read
+ * after the helper call and the explicit credentials only when the sets
+ * refuse, so that one register, the context, lives across the call.
+ */
 static __always_inline int enforce(__u32 hook, unsigned long long *ctx)
 {
 	int kill = hook == FCAPS_HOOK_KILL, ret;
@@ -228,7 +235,7 @@ static __always_inline int enforce(__u32 hook, unsigned long long *ctx)
 	if (gate != FCAPS_ARMED_ENFORCING) {
 		if ((__u32)gate != FCAPS_ARMED_ENFORCING)
 			return 0;
-		ret = enforce_capped(kill, kill ? (const struct cred *)ctx[3] : NULL,
+		ret = enforce_capped(kill, norec_explicit(kill, ctx),
 				     (struct task_struct *)ctx[0]);
 		goto out;
 	}
@@ -239,7 +246,7 @@ static __always_inline int enforce(__u32 hook, unsigned long long *ctx)
 	 * signal two instructions to save a thread group's (the bench note) */
 	if (pair_sets_allow(kill, scred, tcred))
 		return 0;
-	ret = pair_rule_slow(kill, kill ? (const struct cred *)ctx[3] : NULL, scred, tcred);
+	ret = pair_rule_slow(kill, norec_explicit(kill, ctx), scred, tcred);
 out:
 #ifdef FCAPS_PLANT_ENFORCE_KILL
 	if (kill)

@@ -286,7 +286,6 @@ static int pin_all(struct fcaps_bpf *skel, struct bpf_link **links,
 #define MAX_LINKS 32
 
 static int write_config(const struct fcaps_config *cfg);
-
 static int read_config(struct fcaps_config *cfg);
 
 int cmd_load(int argc, char **argv)
