@@ -35,7 +35,7 @@ SEC("lsm/cred_prepare")
 int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 	     gfp_t gfp, int ret)
 {
-	__u64 okey = (__u64)old, nkey = (__u64)new;
+	__u64 okey = ceiling_key(old), nkey = ceiling_key(new);
 	struct fcaps_ceiling *c;
 
 	if (ret)
@@ -45,9 +45,9 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 	c = NULL;
 #endif
 	if (!c) {
-		/* nothing left at this address may cap the new credentials (a
-		 * lookup first: it takes no lock, and there is nearly never one) */
-		if (ceiling_of(nkey))
+		/* nothing left at this address may cap the new credentials
+		 * (there is nearly never one: the bucket says so first) */
+		if (ceiling_maybe(nkey))
 			ceiling_drop(nkey);
 		return 0;
 	}
@@ -60,7 +60,7 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 SEC("lsm/cred_transfer")
 int BPF_PROG(fcaps_ceiling_transfer, struct cred *new, const struct cred *old)
 {
-	__u64 okey = (__u64)old, nkey = (__u64)new;
+	__u64 okey = ceiling_key(old), nkey = ceiling_key(new);
 	struct fcaps_ceiling *c = ceiling_of(okey);
 
 	if (c)
@@ -76,10 +76,10 @@ int BPF_PROG(fcaps_ceiling_transfer, struct cred *new, const struct cred *old)
 SEC("fentry/__put_cred")
 int BPF_PROG(fcaps_ceiling_free, struct cred *cred)
 {
-	__u64 key = (__u64)cred;
+	__u64 key = ceiling_key(cred);
 
-	/* most credentials never had one: a lookup takes no lock */
-	if (ceiling_of(key))
+	/* most credentials never had one: their bucket says so, with no lock */
+	if (ceiling_maybe(key))
 		ceiling_drop(key);
 	return 0;
 }
@@ -94,12 +94,11 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 	     const kernel_cap_t *effective, const kernel_cap_t *inheritable,
 	     const kernel_cap_t *permitted, int ret)
 {
-	__u64 key = (__u64)new;
 	struct fcaps_ceiling *c;
 
 	if (ret)
 		return ret;
-	c = ceiling_of(key);
+	c = ceiling_of(ceiling_key(new));
 #ifdef FCAPS_PLANT_NO_CAPSET	/* planted bug: capset leaves the ceiling */
 	c = NULL;
 #endif
@@ -127,12 +126,11 @@ int BPF_PROG(fcaps_ceiling_prctl, int option, unsigned long arg2, unsigned long 
 	     unsigned long arg4, unsigned long arg5, int ret)
 {
 	const struct cred *cred = bpf_get_current_task_btf()->cred;
-	__u64 key = (__u64)cred;
 	struct fcaps_ceiling *c;
 
 	if (ret)
 		return ret;
-	c = ceiling_of(key);
+	c = ceiling_of(ceiling_key(cred));
 	if (!c || !enforcing())
 		return 0;
 	if (option == PR_CAP_AMBIENT && arg2 == PR_CAP_AMBIENT_RAISE && arg3 <= FCAPS_LAST_CAP) {
@@ -154,12 +152,11 @@ SEC("lsm/capable")
 int BPF_PROG(fcaps_ceiling_capable, const struct cred *cred,
 	     struct user_namespace *ns, int cap, unsigned int opts, int ret)
 {
-	__u64 key = (__u64)cred;
 	struct fcaps_ceiling *c;
 
 	if (ret)
 		return ret;
-	c = ceiling_of(key);
+	c = ceiling_of(ceiling_key(cred));
 	/* only where cap_capable() reads pE: not a namespace the euid owns */
 	if (!c || !enforcing() || cap < 0 || cap > FCAPS_LAST_CAP ||
 	    fcaps_ns_walk(cred, ns) != FCAPS_NS_OWN_PE)
@@ -222,7 +219,7 @@ int BPF_PROG(fcaps_ceiling_userns, const struct cred *cred, int ret)
 
 	if (ret)
 		return ret;
-	c = ceiling_of((__u64)cred);
+	c = ceiling_of(ceiling_key(cred));
 	if (!c || !enforcing() || !fcaps_has_cap(cred->cap_effective, CAP_SETFCAP) ||
 	    (c->pe >> CAP_SETFCAP) & 1)
 		return 0;
@@ -232,13 +229,13 @@ int BPF_PROG(fcaps_ceiling_userns, const struct cred *cred, int ret)
 SEC("fexit/create_user_ns")
 int BPF_PROG(fcaps_ceiling_userns_made, struct cred *new, int ret)
 {
-	__u64 key = (__u64)new;
+	__u64 key = ceiling_key(new);
 
 	/* the new credentials hold every capability in the new namespace */
-	if (ceiling_of(key))
+	if (ceiling_maybe(key))
 		ceiling_drop(key);
 	/* the slot the creator's mark held goes to the namespace's */
-	if (!ns_unmark(key) || ret)
+	if (!ns_unmark((__u64)new) || ret)
 		return 0;
 	if (ns_mark((__u64)new->user_ns)) {
 		/* and the slow path of lsm/file_open for good */
@@ -288,19 +285,19 @@ int BPF_PROG(fcaps_ceiling_ptrace, struct task_struct *child, unsigned int mode,
 {
 	const struct cred *cred = bpf_get_current_task_btf()->cred;
 	const struct cred *tcred = child->real_cred;
-	__u64 key = (__u64)cred, tkey = (__u64)tcred, mine, eff, theirs;
+	__u64 mine, eff, theirs;
 	struct fcaps_ceiling *c, *tc;
 
 	if (ret)
 		return ret;
-	c = ceiling_of(key);
+	c = ceiling_of(ceiling_key(cred));
 	if (!c || !enforcing() || tcred->user_ns != cred->user_ns)
 		return 0;
 	eff = fcaps_cap64(cred->cap_effective) & c->pe;
 	mine = mode & PTRACE_MODE_FSCREDS ? eff : fcaps_cap64(cred->cap_permitted) & c->pp;
 	/* a capped tracee's pP on the kernel path is its capped one */
 	theirs = fcaps_cap64(tcred->cap_permitted);
-	tc = ceiling_of(tkey);
+	tc = ceiling_of(ceiling_key(tcred));
 	if (tc)
 		theirs &= tc->pp;
 	if (!(theirs & ~mine) || (eff >> CAP_SYS_PTRACE) & 1)

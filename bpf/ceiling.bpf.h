@@ -16,12 +16,16 @@
 /* Insert @key's ceiling, counted first; 0 or the map's error */
 static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling *c)
 {
+	__u32 *bucket = ceiling_bucket(key);
 	int err;
 
 	__sync_fetch_and_add(&fcaps_cfg.ceilings_live, 1);
+	__sync_fetch_and_add(bucket, 1);
 	err = bpf_map_update_elem(&ceilings, &key, c, BPF_NOEXIST);
-	if (err)
+	if (err) {
+		__sync_fetch_and_sub(bucket, 1);
 		__sync_fetch_and_sub(&fcaps_cfg.ceilings_live, 1);
+	}
 	return err;
 }
 
@@ -39,8 +43,10 @@ static __always_inline int ceiling_set(__u64 key, const struct fcaps_ceiling *c)
 
 static __always_inline void ceiling_drop(__u64 key)
 {
-	if (!bpf_map_delete_elem(&ceilings, &key))
-		__sync_fetch_and_sub(&fcaps_cfg.ceilings_live, 1);
+	if (bpf_map_delete_elem(&ceilings, &key))
+		return;
+	__sync_fetch_and_sub(ceiling_bucket(key), 1);
+	__sync_fetch_and_sub(&fcaps_cfg.ceilings_live, 1);
 }
 
 /*

@@ -73,7 +73,7 @@ int BPF_PROG(fcaps_exec_enforce, struct linux_binprm *bprm, struct file *file,
 {
 	struct fcaps_config *cfg = fcaps_config();
 	const struct cred *new = bprm->cred;
-	__u64 key = (__u64)new;
+	__u64 key = ceiling_key(new);
 	struct fcaps_decision d = {};
 	struct fcaps_ceiling *old;
 	int refuse, secure;

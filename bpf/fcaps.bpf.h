@@ -69,7 +69,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FCAPS_MAX_CEILINGS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);			/* struct cred * */
+	__type(key, __u64);			/* ceiling_key(struct cred *) */
 	__type(value, struct fcaps_ceiling);
 	__uint(pinning, LIBBPF_PIN_BY_NAME);
 } ceilings SEC(".maps") __weak;
@@ -90,9 +90,48 @@ static __always_inline __u32 fcaps_ceilings_live(void)
 	return *(volatile __u32 *)&fcaps_cfg.ceilings_live;
 }
 
+/*
+ * The same count kept by a hash of the key (shared.bpf.c), so that a
+ * lookup that cannot hit costs a load rather than a hash map's walk: while
+ * one capped process lives, every copy and every free of anybody's
+ * credentials still asks (the bench note). Raised and lowered with the
+ * total, so a bucket is never below the ceilings it holds.
+ */
+extern __u32 fcaps_ceiling_buckets[FCAPS_CEILING_BUCKETS];
+/* how many of them are used, less one (load --ceiling-buckets): 0 puts
+ * every ceiling in one, so that tests can make keys share a bucket */
+extern const volatile __u32 fcaps_ceiling_mask;
+
+/*
+ * The key of @cred's ceiling: its address as a number, relative to the
+ * bucket table (the same in every program of a load). A pointer allows
+ * no arithmetic but the subtraction of another, and a key the verifier
+ * sees as a pointer turns into a plain number once a helper has read it.
+ */
+static __always_inline __u64 ceiling_key(const struct cred *cred)
+{
+	__u64 key = (__u64)cred;
+
+	asm volatile("%0 -= %1" : "+r"(key) : "r"(fcaps_ceiling_buckets));
+	return key;
+}
+
+static __always_inline __u32 *ceiling_bucket(__u64 key)
+{
+	/* credentials are slab objects of 192 bytes: their low 6 bits say nothing */
+	return &fcaps_ceiling_buckets[(key >> 6 ^ key >> 18) & fcaps_ceiling_mask &
+				      (FCAPS_CEILING_BUCKETS - 1)];
+}
+
+/* may @key have a ceiling? (no: it has none) */
+static __always_inline int ceiling_maybe(__u64 key)
+{
+	return fcaps_ceilings_live() && *(volatile __u32 *)ceiling_bucket(key);
+}
+
 static __always_inline struct fcaps_ceiling *ceiling_of(__u64 key)
 {
-	if (!fcaps_ceilings_live())
+	if (!ceiling_maybe(key))
 		return NULL;
 	return bpf_map_lookup_elem(&ceilings, &key);
 }
@@ -101,7 +140,7 @@ static __always_inline struct fcaps_ceiling *ceiling_of(__u64 key)
  * them: the live ones, under the ceiling of a capped file's runner */
 static __always_inline void fcaps_capped_sets(const struct cred *cred, __u64 *pp, __u64 *pe)
 {
-	struct fcaps_ceiling *c = ceiling_of((__u64)cred);
+	struct fcaps_ceiling *c = ceiling_of(ceiling_key(cred));
 
 	if (c) {
 		*pp &= c->pp;

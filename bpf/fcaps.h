@@ -84,6 +84,8 @@ _Static_assert((FCAPS_MAX_DECISIONS & (FCAPS_MAX_DECISIONS - 1)) == 0,
 #define FCAPS_MAX_POLICY	(1 << 20)	/* allocated as used */
 
 #define FCAPS_MAX_CEILINGS	65536
+/* the ceilings' filter (bpf/fcaps.bpf.h): live ceilings by a hash of the key */
+#define FCAPS_CEILING_BUCKETS	4096
 
 /* ceilings[struct cred *]: what the legacy rules would have left it */
 struct fcaps_ceiling {

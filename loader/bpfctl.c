@@ -297,12 +297,13 @@ int cmd_load(int argc, char **argv)
 		{ "record", required_argument, NULL, 'r' },
 		{ "policy-max", required_argument, NULL, 'P' },
 		{ "ceiling-max", required_argument, NULL, 'C' },
+		{ "ceiling-buckets", required_argument, NULL, 'B' },
 		{ "kernel-records", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = STAGING_DIR);
-	unsigned long policy_max = 0, ceiling_max = 0;
+	unsigned long policy_max = 0, ceiling_max = 0, buckets = FCAPS_CEILING_BUCKETS;
 	char *end;
 	struct fcaps_config cfg = { .mode = FCAPS_MODE_SHADOW, .exec = 1, .kill = 1 };
 	struct bpf_link *links[MAX_LINKS] = {};
@@ -313,7 +314,7 @@ int cmd_load(int argc, char **argv)
 	int c, bad = 0, tracepoints, skipcap, norec, kernel_records = 0, lsm, rc = 1;
 	size_t nlinks = 0, nscans = 0;
 
-	while ((c = getopt_long(argc, argv, "m:p:s:r:P:C:kh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:p:s:r:P:C:B:kh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (parse_mode(optarg, &cfg.mode))
@@ -344,6 +345,15 @@ int cmd_load(int argc, char **argv)
 					     "%s is 1 to %lu, not '%s'", name, limit, optarg);
 			break;
 		}
+		case 'B':
+			errno = 0;
+			buckets = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || !buckets ||
+			    buckets > FCAPS_CEILING_BUCKETS || (buckets & (buckets - 1)))
+				return usage("load", "[--ceiling-buckets N] ...",
+					     "--ceiling-buckets is a power of two from 1 to %u, not '%s'",
+					     FCAPS_CEILING_BUCKETS, optarg);
+			break;
 		case 'k':
 			kernel_records = 1;
 			break;
@@ -355,7 +365,8 @@ int cmd_load(int argc, char **argv)
 		case 'h':
 			printf("usage: fcapsctl load [--mode enforce|shadow] [--record all|denied|none]\n"
 			       "                     [--policy FILE]... [--scan DIR]... [--policy-max N]\n"
-			       "                     [--ceiling-max N] [--kernel-records]\n"
+			       "                     [--ceiling-max N] [--ceiling-buckets N]\n"
+			       "                     [--kernel-records]\n"
 			       "Load and attach the fcaps BPF programs, pinned under %s.\n"
 			       "The policy comes from the files and the scanned trees; a bad line\n"
 			       "loads nothing. The default mode is shadow (record, allow). Enforce\n"
@@ -364,12 +375,16 @@ int cmd_load(int argc, char **argv)
 			       "the policy map (%u entries by default); a value written once it is\n"
 			       "full is lost, and 'status' says so. --ceiling-max sizes the map of\n"
 			       "capped credentials (%u): an exec or a fork that would need one more\n"
-			       "fails with ENOMEM. --kernel-records (with --record all, on the\n"
-			       "patched kernel) also records the kernel's own decisions, from its\n"
-			       "fcaps tracepoints, into kdecisions under the seq of BPF's record of\n"
-			       "the same event: what the differential compares.\n",
+			       "fails with ENOMEM. --ceiling-buckets (a power of two, %u by\n"
+			       "default) is how many counts of live ceilings, by a hash of the\n"
+			       "credentials' address, spare credentials without one a lookup;\n"
+			       "1 puts every ceiling in one count (for tests).\n"
+			       "--kernel-records (with --record all, on the patched kernel) also\n"
+			       "records the kernel's own decisions, from its fcaps tracepoints,\n"
+			       "into kdecisions under the seq of BPF's record of the same event:\n"
+			       "what the differential compares.\n",
 			       FCAPS_PIN_DIR, LSM_LIST,
-			       FCAPS_MAX_POLICY, FCAPS_MAX_CEILINGS);
+			       FCAPS_MAX_POLICY, FCAPS_MAX_CEILINGS, FCAPS_CEILING_BUCKETS);
 			return 0;
 		default:
 			return 2;
@@ -449,6 +464,7 @@ int cmd_load(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.fcaps_setnice_norec, norec);
 	bpf_program__set_autoload(skel->progs.fcaps_setioprio_norec, norec);
 	skel->rodata->lsm_runs_cap_xattr = skipcap;
+	skel->rodata->fcaps_ceiling_mask = buckets - 1;
 	/* config is a global (bpf/fcaps.bpf.h), pinned as the map it was */
 	if (bpf_map__set_pin_path(skel->maps.data_config, STAGING_DIR "/config")) {
 		fail("load", "setting the config's pin path: %s", strerror(errno));

@@ -51,6 +51,10 @@ done <<ROWS
 2|--policy-max is 1 to|load --policy-max 12x
 2|--ceiling-max is 1 to|load --ceiling-max -1
 2|--ceiling-max is 1 to|load --ceiling-max 99999999999
+2|--ceiling-buckets is a power of two from 1 to 4096, not '3'|load --ceiling-buckets 3
+2|--ceiling-buckets is a power of two from 1 to 4096|load --ceiling-buckets 0
+2|--ceiling-buckets is a power of two from 1 to 4096|load --ceiling-buckets 8192
+2|--ceiling-buckets is a power of two from 1 to 4096|load --ceiling-buckets 4k
 1|already loaded|load
 1|No such file or directory|load --policy /nonexistent
 1|not a regular file|load --policy $T/dir

@@ -102,6 +102,36 @@ static void report(const char *what, int rc)
 	fflush(stdout);
 }
 
+/* hold: capped until told (SIGUSR1), then sethostname(2) as it stands, in
+ * this very process: no exec that would give it new credentials */
+static volatile sig_atomic_t got_usr1;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	got_usr1 = 1;
+}
+
+static int do_hold(void)
+{
+	sigset_t block, old;
+	char name[64];
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	signal(SIGUSR1, on_usr1);
+	printf("hold_ready=1\n");
+	fflush(stdout);
+	while (!got_usr1)
+		sigsuspend(&old);
+	if (gethostname(name, sizeof(name) - 1))
+		return 1;
+	name[sizeof(name) - 1] = 0;
+	report("hold_sethostname", sethostname(name, strlen(name)));
+	return 0;
+}
+
 static volatile sig_atomic_t got_sigchld;
 
 static void on_sigchld(int sig)
@@ -478,13 +508,15 @@ int main(int argc, char **argv)
 		return 1;
 	} else if (!strcmp(cmd, "battery") && argc == 4) {
 		return do_battery(atoi(argv[2]), atoi(argv[3]));
+	} else if (!strcmp(cmd, "hold")) {
+		return do_hold();
 	} else if (!strcmp(cmd, "thread") && argc == 4) {
 		return do_thread(atoi(argv[2]), !strcmp(argv[3], "drop"));
 	} else {
 		fprintf(stderr, "usage: fcaps_probe [--setsid] [--userns] [--nnp] [--eff HEX] [--status] "
 			"status|pause|kill PID SIG|sched PID nice|sched|ioprio|sigchld|"
 			"xinit FILE|thread SIG drop|keep|battery VICTIM ROOT|ambient CAP|"
-			"securebits HEX|exec FILE [ARG]...\n");
+			"securebits HEX|hold|exec FILE [ARG]...\n");
 		return 2;
 	}
 	return 0;

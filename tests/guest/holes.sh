@@ -403,6 +403,7 @@ ceiling)
 		r3=ok; $p/cat $H/c/secret 2>/dev/null || r3=denied
 		echo "$r1 $r2 $r3"
 	}
+	live() { sleep 0.5; fcapsctl status --json | sed 's/.*"ceilings_live":\([0-9]*\).*/\1/'; }
 	check_out "kernel: root running a cap_net_raw file: no sethostname, chown or DAC override" \
 		"EPERM EPERM denied" ops raw
 	check_out "kernel: root running a cap_sys_admin,cap_dac_override file: sethostname and DAC" \
@@ -548,7 +549,6 @@ ceiling)
 	check_out "BPF ceiling, --record none: the target's capped sets too" "0 0" cpair
 	# the count is BPF's: the loader's own config writes leave it alone
 	$H/c/probe_raw pause > /dev/null & s1=$!
-	live() { sleep 0.5; fcapsctl status --json | sed 's/.*"ceilings_live":\([0-9]*\).*/\1/'; }
 	check_out "a capped process alive: its ceiling counted" "1" live
 	fcapsctl set kill=1 exec=1 > /dev/null && fcapsctl mode enforce > /dev/null
 	check_out "... and still counted after the loader rewrote the config (set, mode)" "1" live
@@ -584,6 +584,32 @@ ceiling)
 	check_out "no credentials keep a ceiling once their processes are gone" "0" \
 		sh -c "sleep 0.5; fcapsctl status --json | sed 's/.*\"ceilings\":\([0-9]*\).*/\1/'"
 	check_out "root's own shell is untouched" "ok" sh -c "hostname fcaps && echo ok"
+	fcapsctl unload >/dev/null
+	# Ceilings that share one count of the filter (ceiling_maybe()): with
+	# --ceiling-buckets 1 every one does. Three of six capped processes
+	# die; the other three, asked afterwards in their own credentials, are
+	# still capped, and the count goes back to 0 when they are gone.
+	check "BPF enforce, every ceiling counted in one bucket" \
+		fcapsctl load --mode enforce --ceiling-buckets 1 --scan $H/c
+	doomed= kept=
+	for i in 1 2 3 4 5 6; do
+		$H/c/probe_raw hold > $H/crowd.$i &
+		if [ $((i % 2)) = 1 ]; then doomed="$doomed $!"; else kept="$kept $!"; fi
+	done
+	check_out "six capped processes: six ceilings" "6" live
+	kill -9 $doomed; wait $doomed 2>/dev/null
+	check_out "three of them killed and reaped: three ceilings" "3" live
+	# the others now sethostname in the credentials they have held throughout
+	asked() {
+		kill -USR1 $kept
+		sleep 0.5
+		for i in 2 4 6; do
+			sed -n 's/^hold_sethostname=\([-0-9]*\).*/\1/p' $H/crowd.$i
+		done | tr '\n' ' ' | sed 's/ $//'
+	}
+	check_out "... and those three still capped (sethostname EPERM)" "-1 -1 -1" asked
+	wait $kept 2>/dev/null
+	check_out "... and no ceiling left once they are gone" "0" live
 	fcapsctl unload >/dev/null
 	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
 	;;
