@@ -463,6 +463,12 @@ int cmd_load(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.fcaps_setscheduler_norec, norec);
 	bpf_program__set_autoload(skel->progs.fcaps_setnice_norec, norec);
 	bpf_program__set_autoload(skel->progs.fcaps_setioprio_norec, norec);
+	/* exec: the record's programs, or the enforcing one alone */
+	bpf_program__set_autoload(skel->progs.fcaps_exec_begin, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_exec_check, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_exec_enforce, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_exec_refused, !norec);
+	bpf_program__set_autoload(skel->progs.fcaps_exec_enforce_norec, norec);
 	skel->rodata->lsm_runs_cap_xattr = skipcap;
 	skel->rodata->fcaps_ceiling_mask = buckets - 1;
 	/* config is a global (bpf/fcaps.bpf.h), pinned as the map it was */

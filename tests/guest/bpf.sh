@@ -150,10 +150,13 @@ fcapsctl load > /dev/null
 check_out "--record all alone: no kernel recorder attached" "" progs 'kernel_.*'
 check_out "... and the recording signal programs" "fcaps_kill fcaps_setioprio fcaps_setnice fcaps_setscheduler " \
 	progs 'kill.*|set.*'
+check_out "... and the exec record's programs" "fcaps_exec_begin fcaps_exec_check fcaps_exec_enforce fcaps_exec_refused " \
+	progs 'exec_.*'
 fcapsctl unload > /dev/null
 fcapsctl load --mode enforce --record none > /dev/null
 check_out "--record none: the rule alone, no recorder" \
 	"fcaps_kill_norec fcaps_setioprio_norec fcaps_setnice_norec fcaps_setscheduler_norec " progs 'kill.*|set.*|kernel_.*'
+check_out "--record none: exec's enforcing program alone" "fcaps_exec_enforce_norec " progs 'exec_.*'
 runas 1000 sleep 100 & t=$!
 sleep 0.2
 check "--record none, enforce: the rule refuses uid 1000 in unshare -Ur (EPERM)" \

@@ -529,6 +529,10 @@ ceiling)
 	check_out "BPF ceiling: the target's capped sets too, the same" "0 0" cpair
 	check_out "BPF ceiling: the same across an exec, for ambient and for securebits" \
 		"0/0 1/1 -1/1 -1/1" later
+	# in enforce mode the exec's record is the enforced decision: from the
+	# capped sets (pP' within cap_net_raw under nnp), not the live ones
+	check_out "BPF ceiling: the record of a capped exec under nnp holds the capped pP' (legacy 0, ret 0, pP 8192)" \
+		"0 0 8192" rec_of decisions $H/c/probe_raw --nnp exec $P status
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
 		"-1 0" inherit
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
@@ -612,6 +616,21 @@ ceiling)
 	check_out "... and no ceiling left once they are gone" "0" live
 	fcapsctl unload >/dev/null
 	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
+	# BPF enforcing beside the kernel's rules: an exec the kernel refuses
+	# first (a malformed legacy value) never reaches BPF's enforcing
+	# program, and still has BPF's record ("legacy ret")
+	mount -o ro /dev/vda /mnt
+	check "BPF enforce beside the kernel's rules" fcapsctl load --mode enforce --scan /mnt
+	krefused() {
+		pid=$(runas 1000 sh -c 'echo $$; exec /mnt/m_v3_size29 status' 2>/dev/null | head -n 1)
+		fcapsctl decisions --json | grep '"map":"decisions"' |
+			grep "\"hook\":\"exec\",\"pid\":$pid," | tail -n 1 |
+			sed 's/.*"ret":\(-*[0-9]*\).*"legacy":\([0-9]\).*/\2 \1/'
+	}
+	check_out "an exec the kernel refuses before BPF (malformed v3): BPF's record of it (legacy 1, ret -1)" \
+		"1 -1" krefused
+	fcapsctl unload >/dev/null
+	umount /mnt
 	;;
 nolsm)
 	check_out "booted without the bpf LSM" "capability" cat /sys/kernel/security/lsm
