@@ -646,6 +646,36 @@ static void read_counters(int fd, __u32 hook, struct fcaps_counters *sum)
 static json_object *jstr(const char *v) { return json_object_new_string(v); }
 static json_object *ju64(unsigned long long v) { return json_object_new_uint64(v); }
 
+/* How many steps the verifier took over each pinned program (of its
+ * 1,000,000): {"name": verified_insns}; -1 where the kernel would not say */
+static json_object *verified_steps(void)
+{
+	json_object *v = json_object_new_object();
+	char path[sizeof(PROGS_DIR) + 256];
+	struct dirent *e;
+	DIR *d = opendir(PROGS_DIR);
+
+	while (d && (e = readdir(d))) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		long long n = -1;
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", PROGS_DIR, e->d_name);
+		fd = bpf_obj_get(path);
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			n = info.verified_insns;
+		if (fd >= 0)
+			close(fd);
+		json_object_object_add(v, e->d_name, json_object_new_int64(n));
+	}
+	if (d)
+		closedir(d);
+	return v;
+}
+
 int cmd_status(int argc, char **argv)
 {
 	static const char *maps[] = { "policy", "policy61", "decisions", "kdecisions",
@@ -664,7 +694,8 @@ int cmd_status(int argc, char **argv)
 			json = 1;
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			printf("usage: fcapsctl status [--json]\nMode, switches, attached programs, "
-			       "map fill and per-hook counters.\n");
+			       "map fill and per-hook counters; --json also the verifier's\n"
+			       "steps over each program (verified_insns, of 1,000,000).\n");
 			return 0;
 		} else {
 			return usage("status", "[--json]", "unknown argument '%s'", argv[i]);
@@ -701,6 +732,7 @@ int cmd_status(int argc, char **argv)
 	if (d)
 		closedir(d);
 	json_object_object_add(o, "programs", progs);
+	json_object_object_add(o, "verified_insns", verified_steps());
 	fill = json_object_new_object();
 	for (size_t m = 0; m < sizeof(maps) / sizeof(maps[0]); m++)
 		json_object_object_add(fill, maps[m],
