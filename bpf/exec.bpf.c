@@ -81,8 +81,8 @@ int BPF_PROG(fcaps_exec_check, struct linux_binprm *bprm, int ret)
  * decides, and nothing left behind by another exec can leak in. The same
  * decision, from the sets a ceiling leaves the old credentials, caps the
  * new ones (ceiling.bpf.h) and, @rec, is the exec's record: one program
- * and one decision an exec. An exec another BPF program refused is
- * decided for its record alone.
+ * and one decision an exec. An exec refused before it is recorded by
+ * fcaps_exec_refused.
  */
 static __always_inline int exec_enforce(struct linux_binprm *bprm, struct file *file,
 					int ret, const int rec)
@@ -94,19 +94,17 @@ static __always_inline int exec_enforce(struct linux_binprm *bprm, struct file *
 	struct fcaps_ceiling *old;
 	int refuse, secure;
 
+	if (ret)
+		return ret;
 	if (!cfg || cfg->mode != FCAPS_MODE_ENFORCE) {
-		if (!ret && ceiling_maybe(key))
+		if (ceiling_maybe(key))
 			ceiling_drop(key);
-		return ret;
+		return 0;
 	}
-	if (ret && (!rec || cfg->record == FCAPS_RECORD_NONE))
-		return ret;
 	old = ceiling_of(key);
 	decide_from(bprm, file, cfg, old, &d);
 	if (rec && cfg->record != FCAPS_RECORD_NONE)
 		fcaps_exec_record(&d);
-	if (ret)
-		return ret;
 	/* 6.1's own formats are 6.1's to refuse: the kernel has done it already
 	 * (and BPF cannot see every value 6.1 accepts, see FCAPS_LEN_UNREADABLE) */
 	refuse = d.ret && d.legacy;
@@ -146,7 +144,8 @@ static __always_inline int exec_recorded(void)
 /*
  * An exec the capability module refuses (a value in 6.1's formats, or the
  * patched kernel's own rules switched on beside BPF) never reaches
- * fcaps_exec_enforce: a module's refusal ends the hook. In enforce mode
+ * fcaps_exec_enforce: a module's refusal ends the hook (and a refusal by
+ * an earlier BPF program ends that program's turn). In enforce mode
  * its record is taken here, once the call has returned; the exec's
  * credentials and file are those the refusal saw.
  */
