@@ -171,7 +171,7 @@ $(BUILD)/test/smoke.ext4: | deps
 shell: all
 	vmconfig/run-vm --kernel $(KERNEL)
 
-test: all $(PLANTED) $(KSTAMP_PLANTED)
+test: all $(PLANTED) $(LAYOUT_VARIANT) $(KSTAMP_PLANTED)
 	tests/run
 
 $(BUILD)/guest-bin/fcaps_stress: tests/guest/fcaps_stress.c tests/guest/report.c \
@@ -233,16 +233,28 @@ run: all
 check-series: $(KSTAMP_STOCK)
 	tests/check-series
 
-# The differential's self-check: one fcapsctl per planted BPF bug.
-$(BUILD)/planted/%/fcapsctl: $(FCAPS_BPF:%=bpf/%.bpf.c) $(BPF_HEADERS) \
-		$(BUILD)/vmlinux.h $(FCAPSCTL_SRCS) $(wildcard loader/*.h)
+# fcapsctl of another build in $(@D): the BPF objects with the flags $(1),
+# the loader with $(2)
+VARIANT_DEPS := $(FCAPS_BPF:%=bpf/%.bpf.c) $(BPF_HEADERS) $(BUILD)/vmlinux.h \
+	$(FCAPSCTL_SRCS) $(wildcard loader/*.h)
+define variant_fcapsctl
 	@mkdir -p $(@D)
 	for s in $(FCAPS_BPF); do \
-		$(CLANG) $(BPF_CFLAGS) -DFCAPS_PLANT_$* -c bpf/$$s.bpf.c -o $(@D)/$$s.bpf.o || exit 1; \
+		$(CLANG) $(BPF_CFLAGS) $(1) -c bpf/$$s.bpf.c -o $(@D)/$$s.bpf.o || exit 1; \
 	done
 	$(BPFTOOL) gen object $(@D)/fcaps.bpf.o $(FCAPS_BPF:%=$(@D)/%.bpf.o)
 	$(BPFTOOL) gen skeleton $(@D)/fcaps.bpf.o name fcaps_bpf > $(@D)/fcaps.skel.h
-	$(CC) -I$(@D) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
+	$(CC) -I$(@D) $(CFLAGS) $(2) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
+endef
+
+# The differential's self-check: one fcapsctl per planted BPF bug.
+$(BUILD)/planted/%/fcapsctl: $(VARIANT_DEPS)
+	$(call variant_fcapsctl,-DFCAPS_PLANT_$*,)
+
+# A build whose config is laid out differently (bpf.sh: another build's pins)
+LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
+$(LAYOUT_VARIANT): $(VARIANT_DEPS)
+	$(call variant_fcapsctl,-DFCAPS_LAYOUT_VARIANT,-DFCAPS_LAYOUT_VARIANT)
 
 planted: $(PLANTED)
 

@@ -152,6 +152,11 @@ struct fcaps_config {
 	 */
 	__u32 policy_gen;
 	__u32 next_gen;
+#ifdef FCAPS_LAYOUT_VARIANT
+	/* tests only: a build whose config is laid out differently, as a
+	 * later version's could be (bpf.sh, the loader's layout check) */
+	__u32 layout_variant;
+#endif
 	/* the kernel's recorders are attached (load --kernel-records): only
 	 * then does a signal leave its seq for them (fcaps_calls) */
 	__u32 kernel_records;

@@ -31,6 +31,7 @@
 #include "policy.h"
 #include "records.h"
 #include "ring.h"
+#include "layout.h"
 #include "fcaps.skel.h"
 
 #define PROGS_DIR FCAPS_PIN_DIR "/progs"
@@ -89,17 +90,92 @@ static int bpf_lsm_active(void)
 }
 
 
+/*
+ * Is the map @fd, pinned as @name, laid out as this fcapsctl's own? Pins
+ * outlive the loader, so they may be another build's (mixed before a
+ * reboot, a planted build's, a later version's): whose records, read and
+ * written here, would put every field at the wrong offset. 1 yes, 0 no,
+ * -1 it cannot tell (errno).
+ */
+static int same_layout(int fd, const char *name)
+{
+	static struct fcaps_bpf *own;
+	static struct btf *pinned;
+	static __u32 pinned_id;
+	struct bpf_map_info info = {};
+	__u32 len = sizeof(info);
+	const struct bpf_map *map;
+	const struct btf *btf;
+	char *ours, *theirs;
+	int value_type, same;
+
+	if (!own && !(own = fcaps_bpf__open()))
+		return -1;
+	if (bpf_obj_get_info_by_fd(fd, &info, &len))
+		return -1;
+	btf = bpf_object__btf(own->obj);
+	if (!strcmp(name, "config")) {
+		/* a global's section: its type is the section's (libbpf) */
+		map = own->maps.data_config;
+		value_type = btf__find_by_name_kind(btf, ".data.config", BTF_KIND_DATASEC);
+	} else {
+		map = bpf_object__find_map_by_name(own->obj, name);
+		value_type = map ? (int)bpf_map__btf_value_type_id(map) : -1;
+	}
+	if (!map || value_type < 0) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (info.btf_id && info.btf_id != pinned_id) {
+		btf__free(pinned);
+		pinned = btf__load_from_kernel_by_id(info.btf_id);
+		pinned_id = pinned ? info.btf_id : 0;
+		if (!pinned)
+			return -1;
+	}
+	ours = fcaps_layout(btf, bpf_map__btf_key_type_id(map), bpf_map__key_size(map),
+			    value_type, bpf_map__value_size(map));
+	theirs = fcaps_layout(info.btf_id ? pinned : NULL, info.btf_key_type_id, info.key_size,
+			      info.btf_value_type_id, info.value_size);
+	same = ours && theirs ? !strcmp(ours, theirs) : -1;
+	if (same < 0)
+		errno = ENOMEM;
+	free(ours);
+	free(theirs);
+	return same;
+}
+
+/* what to do about another build's pins, for map_fd()'s message */
+static const char *other_build_hint = "use that build, or 'fcapsctl unload' first";
+
+/* A pinned map by @name, laid out as this build's; -1 with the reason
+ * printed (errno EPROTO: another build's) */
 static int map_fd(const char *name)
 {
 	char path[128];
-	int fd;
+	int fd, same;
 
 	snprintf(path, sizeof(path), FCAPS_PIN_DIR "/%s", name);
 	fd = bpf_obj_get(path);
-	if (fd < 0)
+	if (fd < 0) {
 		fprintf(stderr, "fcapsctl: opening %s: %s%s\n", path, strerror(errno),
 			errno == ENOENT ? " (not loaded? try 'fcapsctl load')" : "");
-	return fd;
+		return -1;
+	}
+	same = same_layout(fd, name);
+	if (same == 1)
+		return fd;
+	if (same == 0) {
+		fprintf(stderr, "fcapsctl: %s was pinned by another build of fcapsctl: its "
+			"records are laid out differently from this one's; %s\n", path,
+			other_build_hint);
+		errno = EPROTO;
+	} else {
+		fprintf(stderr, "fcapsctl: %s: cannot compare its layout with this build's: %s\n",
+			path, strerror(errno));
+	}
+	close(fd);
+	return -1;
 }
 
 /* Remove every pin under @root (and its progs/ and links/); how many. */
@@ -420,7 +496,8 @@ int cmd_load(int argc, char **argv)
 	if (!access(FCAPS_PIN_DIR, F_OK)) {
 		struct fcaps_config old;
 
-		if (!read_config(&old) && old.armed) {
+		/* unreadable but there: maybe another build's, maybe armed */
+		if (read_config(&old) ? errno != ENOENT : old.armed) {
 			fail("load", "already loaded under %s ('fcapsctl unload' first)",
 			     FCAPS_PIN_DIR);
 			goto out;
@@ -557,7 +634,9 @@ int cmd_unload(int argc, char **argv)
 		printf("unloaded: nothing was loaded\n");
 		return 0;
 	}
-	/* disarm first: from here on nothing acts, whatever happens next */
+	/* disarm first: from here on nothing acts, whatever happens next
+	 * (another build's config cannot be written: its pins go armed) */
+	other_build_hint = "removing its pins without disarming it first";
 	if (!read_config(&cfg)) {
 		cfg.armed = 0;
 		write_config(&cfg);

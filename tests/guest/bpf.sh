@@ -174,6 +174,47 @@ check "--record none in shadow mode refuses nothing" runas 1000 unshare -r kill 
 kill $t; wait $t 2>/dev/null
 fcapsctl unload > /dev/null
 
+# Another build's pins: fcapsctl_layout (tests/run adds it) is built with a
+# config one word longer. Every command of either build that reads or
+# writes the other's config is refused and changes nothing; unload
+# removes them.
+L=fcapsctl_layout
+eperm_exec() { runas 1000 /tmp/p status 2>&1 | grep -q "Operation not permitted"; }
+other() {	# DESC CMD...: refused (exit 1), naming the reason
+	d=$1; shift
+	out=$("$@" 2>&1); rc=$?
+	check "$d" [ "$rc" = 1 ]
+	check_contains "... saying the pins are another build's" "pinned by another build" "$out"
+}
+if [ -x "$(command -v $L)" ]; then
+	fcapsctl load --mode enforce > /dev/null
+	fcapsctl policy add /tmp/p hex:3003981900200000
+	check "enforce, a malformed value: the exec fails (EPERM)" eperm_exec
+	other "another build's status is refused" $L status
+	other "... its mode shadow" $L mode shadow
+	other "... its set exec=0" $L set exec=0
+	other "... its policy del" $L policy del /tmp/p
+	# the records are laid out alike: the check is the map's, not the build's
+	check "... but its decisions, whose records are this build's, are read (the refused exec)" \
+		sh -c "$L decisions --json | grep -q '\"hook\":\"exec\".*\"ret\":-1,'"
+	out=$($L load --mode shadow 2>&1); rc=$?
+	check "... its load" [ "$rc" = 1 ]
+	check_contains "... as already loaded" "already loaded" "$out"
+	check_contains "this build's status still reads enforce, exec=1" '"mode":"enforce","exec":1' \
+		"$(fcapsctl status --json)"
+	check "... and the exec still fails (EPERM)" eperm_exec
+	check_out "... the policy entry is still there" "1" sh -c 'fcapsctl policy list | grep -c malformed'
+	check "another build's unload removes the pins" $L unload
+	check "... all of them" [ ! -e $P ]
+	check "... and the exec runs" runas 1000 /tmp/p status
+	check "another build loads its own" $L load --mode enforce
+	other "this build's status of them is refused" fcapsctl status
+	check "... and the other's own reads them" $L status
+	$L unload > /dev/null
+else
+	check "fcapsctl_layout is in the guest (tests/run --add)" false
+fi
+
 out=$(fcapsctl load --policy /tmp/bad.policy 2>&1); rc=$?
 check "load with a bad policy fails" [ "$rc" = 1 ]
 check_contains "... naming the line" "/tmp/bad.policy:3:" "$out"
