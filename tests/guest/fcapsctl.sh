@@ -22,6 +22,9 @@ check_out "getcap --json" \
 check_out "getcap shows a malformed value with its bytes" \
 	"/mnt/m_v3_size29: malformed legacy value (29 bytes): 22050820002000000020000000000000000000000000000000000000..." \
 	fcapsctl getcap /mnt/m_v3_size29
+check_out "... and one longer than its first read (256 bytes) with its whole size" \
+	"/mnt/m_v1_size300: malformed legacy value (300 bytes): 30039819000000000000000000000000000000000000000000000000..." \
+	fcapsctl getcap /mnt/m_v1_size300
 
 out=$(fcapsctl setcap --format v1 $f 'cap_bpf+ep' 2>&1); rc=$?
 check "setcap --format v1 refuses cap_bpf (exit 2)" [ "$rc" = 2 ]

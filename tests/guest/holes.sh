@@ -624,6 +624,16 @@ ceiling)
 	check "BPF enforce beside the kernel's rules" fcapsctl load --mode enforce --scan /mnt
 	check_out "an exec the kernel refuses before BPF (malformed v3): BPF's record of it (legacy 1, ret -1, pP 0)" \
 		"1 -1 0" rec_of decisions runas 1000 sh -c 'echo pid=$$; exec /mnt/m_v3_size29 status 2>/dev/null'
+	# a value longer than the 256 bytes the scan reads first (then it asks
+	# the size): its whole length, and BPF's own refusal of it
+	polt() { pol "$1" | sed 's/ *$//'; }
+	check_out "the scan's entry of a 300-byte v1 value: its whole size, malformed" \
+		"size=300 malformed" polt /mnt/m_v1_size300
+	sysctl -qw kernel.fcaps.exec=0
+	check_out "... BPF alone refuses its exec: the record (legacy 1, ret -1, pP 0)" \
+		"1 -1 0" rec_of decisions runas 1000 sh -c 'echo pid=$$; exec /mnt/m_v1_size300 status 2>/dev/null'
+	check "... with EPERM" eperm runas 1000 /mnt/m_v1_size300 status
+	sysctl -qw kernel.fcaps.exec=1
 	fcapsctl unload >/dev/null
 	umount /mnt
 	;;

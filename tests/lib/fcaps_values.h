@@ -92,6 +92,23 @@ static const struct fcaps_test_value fcaps_test_values[] = {
 
 #define FCAPS_TEST_NVALUES (sizeof(fcaps_test_values) / sizeof(fcaps_test_values[0]))
 
+/*
+ * Values longer than any reader's first buffer (fcapsctl reads 256 bytes,
+ * then asks the size): a legacy tag and zeros to @len bytes, malformed.
+ * Kept out of the table above, whose values the workload draws from.
+ */
+struct fcaps_test_long_value {
+	const char *name;
+	__u32 tag;
+	__u32 len;
+};
+
+static const struct fcaps_test_long_value fcaps_test_long_values[] = {
+	{ "m_v1_size300", 0x19980330, 300 },
+};
+
+#define FCAPS_TEST_NLONG (sizeof(fcaps_test_long_values) / sizeof(fcaps_test_long_values[0]))
+
 static inline const struct fcaps_test_value *fcaps_test_value(const char *name)
 {
 	for (size_t n = 0; n < FCAPS_TEST_NVALUES; n++)
