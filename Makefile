@@ -40,7 +40,7 @@ HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
 TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
 # BPF builds with one planted bug each, for the differential's self-check
 PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH \
-	ENFORCE_EXEC ENFORCE_KILL SEQ_SKEW CEILING_PP NO_COPY NO_CAPSET NOREC_USERNS
+	ENFORCE_EXEC ENFORCE_KILL SEQ_SKEW CEILING_PP NO_COPY NO_CAPSET NOREC_USERNS NO_MMAP_ADDR
 PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 
 .PHONY: all deps kernels shell test test-debug help clean run check-series diff diff-selfcheck \

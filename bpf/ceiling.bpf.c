@@ -22,6 +22,7 @@
 #define PR_CAP_AMBIENT 47
 #define PR_CAP_AMBIENT_RAISE 2
 #define CAP_SETPCAP 8
+#define CAP_SYS_RAWIO 17
 
 static __always_inline int enforcing(void)
 {
@@ -271,6 +272,37 @@ int BPF_PROG(fcaps_ceiling_uid_map, struct file *file, int ret)
 	if (*(volatile __u64 *)&ns_marks_lost || bpf_map_lookup_elem(&ns_marks, &key))
 		return -EPERM;
 	return 0;
+}
+
+/*
+ * Mapping below vm.mmap_min_addr (a NULL dereference in the kernel made
+ * harmless) needs CAP_SYS_RAWIO, which cap_mmap_addr() asks cap_capable()
+ * directly, with the live pE: lsm/capable never sees it. This hook runs
+ * after it, for every mmap, so the ceiling is asked first (its bucket: no
+ * lock, nearly always "none") and the bound read only for a capped caller.
+ * Only credentials in the initial namespace get here (cap_mmap_addr()
+ * refuses the others), where cap_capable() reads pE.
+ */
+extern const void dac_mmap_min_addr __ksym;	/* no BTF: a plain global */
+
+SEC("lsm/mmap_addr")
+int BPF_PROG(fcaps_ceiling_mmap_addr, unsigned long addr, int ret)
+{
+	const struct cred *cred = bpf_get_current_task_btf()->cred;
+	unsigned long min = 0;
+	struct fcaps_ceiling *c;
+
+	if (ret)
+		return ret;
+	c = ceiling_of(ceiling_key(cred));
+#ifdef FCAPS_PLANT_NO_MMAP_ADDR	/* planted bug: page 0 left to the live pE */
+	c = NULL;
+#endif
+	if (!c || !enforcing() || (c->pe >> CAP_SYS_RAWIO) & 1)
+		return 0;
+	if (bpf_probe_read_kernel(&min, sizeof(min), &dac_mmap_min_addr))
+		return -EPERM;	/* fail closed */
+	return addr < min ? -EPERM : 0;
 }
 
 /*

@@ -210,6 +210,19 @@ static int op_audit_write(const struct battery_args *a)
 	return r;
 }
 
+/* page 0, below vm.mmap_min_addr (4096 in the guest): CAP_SYS_RAWIO */
+static int op_mmap_low(const struct battery_args *a)
+{
+	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
+		       -1, 0);
+
+	(void)a;
+	if (p == MAP_FAILED)
+		return outcome(-1);
+	munmap(p, 4096);
+	return p ? -EADDRNOTAVAIL : 1;	/* a kernel that took the address as a hint */
+}
+
 /* a seized tracee is released when we exit; seizing does not stop it */
 static int op_ptrace(const struct battery_args *a)
 {

@@ -31,6 +31,7 @@
 	X(sethostname, CAP_SYS_ADMIN, -1, self)				\
 	X(settime, CAP_SYS_TIME, -1, self)				\
 	X(audit_write, CAP_AUDIT_WRITE, -1, self)			\
+	X(mmap_low, CAP_SYS_RAWIO, -1, self)				\
 	X(ptrace, CAP_SYS_PTRACE, -1, child)				\
 	X(nice, CAP_SYS_NICE, -1, child)				\
 	X(mlock, CAP_IPC_LOCK, -1, child)				\

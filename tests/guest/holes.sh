@@ -516,6 +516,14 @@ ceiling)
 	inherit() { fields inherit bat_sethostname -- $H/c/probe_ns --inherit 21 exec $H/c/fi_admin battery $$ 1; }
 	check_out "kernel: capped root cannot add cap_sys_admin to pI, nor gain it through an fI file" \
 		"-1 0" inherit
+	# page 0 (below vm.mmap_min_addr): cap_mmap_addr() asks cap_capable()
+	# for CAP_SYS_RAWIO itself, past lsm/capable
+	cp /usr/local/bin/fcaps_probe $H/c/probe_rawio && fcapsctl setcap $H/c/probe_rawio 'cap_sys_rawio+ep'
+	lowmap() { echo "$(fields bat_mmap_low -- $H/c/probe_raw battery $$ 1)" \
+			"$(fields bat_mmap_low -- $H/c/probe_rawio battery $$ 1)" \
+			"$(fields bat_mmap_low -- $P battery $$ 1)"; }
+	check_out "kernel: page 0 mapped by root running a cap_net_raw file (0), a cap_sys_rawio one (1), plain (1)" \
+		"0 1 1" lowmap
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	check_out "no rules at all: root keeps everything" "ok ok ok" ops raw
 	check "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
@@ -535,6 +543,7 @@ ceiling)
 		"0 0 8192" rec_of decisions $H/c/probe_raw --nnp exec $P status
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
 		"-1 0" inherit
+	check_out "BPF ceiling: page 0 mapped as on the kernel path (lsm/mmap_addr)" "0 1 1" lowmap
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	check_out "BPF ceiling: capability 40 not raisable as ambient, the same" "0 -1 1" cap40
 	check_out "BPF ceiling: an ambient capability through an exec under nnp, the same" \
