@@ -32,7 +32,7 @@ KSTAMP_PLANTED := $(call kstamp,planted,$(call khash,$(KPLANTED)))
 KSTAMP_DEBUG := $(call kstamp,debug,$(call khash,$(KPATCHED) vmconfig/debug.config))
 
 vpath %.bpf.c bpf tests/guest
-GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
+GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
 	fcaps_sweep fcaps_bench floor
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh)
@@ -138,6 +138,15 @@ $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c 
 		tests/guest/battery.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
+
+# The same, dynamic, with an ELF interpreter of its own name (a copy of the
+# guest's ld.so), which fcaps_probe lease can hold: bpf.sh stops an exec
+# between its check and its enforcing program
+PROBE_INTERP := /tmp/fcaps-ld.so
+$(BUILD)/guest-bin/fcaps_probe_dyn: tests/guest/fcaps_probe.c tests/guest/battery.c \
+		tests/guest/battery.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -Wl,--dynamic-linker=$(PROBE_INTERP)
 
 SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h \
 	tests/guest/catalogue.h tests/guest/battery.h tests/guest/report.c tests/guest/report.h \

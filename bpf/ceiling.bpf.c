@@ -278,31 +278,34 @@ int BPF_PROG(fcaps_ceiling_uid_map, struct file *file, int ret)
  * Mapping below vm.mmap_min_addr (a NULL dereference in the kernel made
  * harmless) needs CAP_SYS_RAWIO, which cap_mmap_addr() asks cap_capable()
  * directly, with the live pE: lsm/capable never sees it. This hook runs
- * after it, for every mmap, so the ceiling is asked first (its bucket: no
- * lock, nearly always "none") and the bound read only for a capped caller.
- * Only credentials in the initial namespace get here (cap_mmap_addr()
- * refuses the others), where cap_capable() reads pE.
+ * after it, for every mmap: the bucket first (one load: nobody capped
+ * here), then the bound (a capped process maps often, nearly always
+ * above it), and the ceiling only for an address below. Only credentials
+ * in the initial namespace get here (cap_mmap_addr() refuses the others),
+ * where cap_capable() reads pE.
  */
 extern const void dac_mmap_min_addr __ksym;	/* no BTF: a plain global */
 
 SEC("lsm/mmap_addr")
 int BPF_PROG(fcaps_ceiling_mmap_addr, unsigned long addr, int ret)
 {
-	const struct cred *cred = bpf_get_current_task_btf()->cred;
-	unsigned long min = 0;
+	__u64 key = ceiling_key(bpf_get_current_task_btf()->cred);
+	unsigned long min;
 	struct fcaps_ceiling *c;
 
-	if (ret)
+	if (ret || !ceiling_maybe(key))
 		return ret;
-	c = ceiling_of(ceiling_key(cred));
+	if (bpf_probe_read_kernel(&min, sizeof(min), &dac_mmap_min_addr))
+		min = ~0UL;	/* fail closed: every address is low */
+	if (addr >= min)
+		return 0;
+	c = ceiling_of(key);
 #ifdef FCAPS_PLANT_NO_MMAP_ADDR	/* planted bug: page 0 left to the live pE */
 	c = NULL;
 #endif
 	if (!c || !enforcing() || (c->pe >> CAP_SYS_RAWIO) & 1)
 		return 0;
-	if (bpf_probe_read_kernel(&min, sizeof(min), &dac_mmap_min_addr))
-		return -EPERM;	/* fail closed */
-	return addr < min ? -EPERM : 0;
+	return -EPERM;
 }
 
 /*

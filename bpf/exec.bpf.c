@@ -47,6 +47,9 @@ __noinline int fcaps_exec_record(struct fcaps_decision *d)
 	d->hook = FCAPS_HOOK_EXEC;
 	err = fcaps_record(&decisions, d);
 	fcaps_count(FCAPS_HOOK_EXEC, d->ret, err);
+	/* in the exec's own slot, not the ring, whose reader may have freed
+	 * it since: one record (or one loss) an exec */
+	fcaps_exec_slot(d->pid)->recorded = d->seq;
 	return 0;
 }
 
@@ -128,17 +131,13 @@ int BPF_PROG(fcaps_exec_enforce, struct linux_binprm *bprm, struct file *file, i
 	return exec_enforce(bprm, file, ret, 1);
 }
 
-/* Has the current exec a record already (fcaps_exec_enforce's)? */
+/* Has the current exec a record already (or lost one)? */
 static __always_inline int exec_recorded(void)
 {
-	__u64 seq = fcaps_exec_seq_get(bpf_get_current_task_btf()->pid);
-	__u32 slot = FCAPS_DECISION_SLOT(seq);
-	struct fcaps_decision *r;
+	__u32 tid = bpf_get_current_task_btf()->pid;
+	__u64 seq = fcaps_exec_seq_get(tid);
 
-	if (!seq)
-		return 0;
-	r = bpf_map_lookup_elem(&decisions, &slot);
-	return r && r->seq == seq;
+	return seq && fcaps_exec_slot(tid)->recorded == seq;
 }
 
 /*
@@ -147,18 +146,23 @@ static __always_inline int exec_recorded(void)
  * fcaps_exec_enforce: a module's refusal ends the hook (and a refusal by
  * an earlier BPF program ends that program's turn). In enforce mode
  * its record is taken here, once the call has returned; the exec's
- * credentials and file are those the refusal saw.
+ * credentials and file are those the refusal saw. So is, in shadow mode,
+ * that of an exec whose last check ran in enforce mode (`fcapsctl mode`
+ * between the two hooks), which neither of them recorded.
  */
 SEC("fexit/security_bprm_creds_from_file")
 int BPF_PROG(fcaps_exec_refused, struct linux_binprm *bprm, struct file *file, int ret)
 {
 	struct fcaps_config *cfg = fcaps_config();
 	struct fcaps_decision d = {};
+	int enforce;
 
-	if (!ret || !cfg || cfg->mode != FCAPS_MODE_ENFORCE ||
-	    cfg->record == FCAPS_RECORD_NONE || exec_recorded())
+	if (!cfg || cfg->record == FCAPS_RECORD_NONE)
 		return 0;
-	decide_from(bprm, file, cfg, ceiling_of(ceiling_key(bprm->cred)), &d);
+	enforce = cfg->mode == FCAPS_MODE_ENFORCE;
+	if ((enforce && !ret) || exec_recorded())
+		return 0;
+	decide_from(bprm, file, cfg, enforce ? ceiling_of(ceiling_key(bprm->cred)) : NULL, &d);
 	fcaps_exec_record(&d);
 	return 0;
 }

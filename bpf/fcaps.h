@@ -197,6 +197,7 @@ struct fcaps_call {
 struct fcaps_exec_call {
 	__u64 tid;			/* 0: free */
 	__u64 seq;
+	__u64 recorded;			/* seq, once its record was written or lost */
 };
 
 struct fcaps_explicit_call {

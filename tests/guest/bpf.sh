@@ -174,6 +174,28 @@ check "--record none in shadow mode refuses nothing" runas 1000 unshare -r kill 
 kill $t; wait $t 2>/dev/null
 fcapsctl unload > /dev/null
 
+# The mode switched between an exec's last check (enforce: no record) and
+# its enforcing program (shadow: none either). fcaps_probe_dyn's ELF
+# interpreter is /tmp/fcaps-ld.so; while fcaps_probe lease holds it, the
+# exec waits in open_exec(), between the two. Its record comes from the
+# fexit program.
+cp "$(readlink -f /lib64/ld-linux-x86-64.so.2)" /tmp/fcaps-ld.so
+fcapsctl load --mode enforce > /dev/null
+fcaps_probe lease /tmp/fcaps-ld.so > /tmp/lease.out & lh=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do grep -q lease_ready=1 /tmp/lease.out && break; sleep 0.2; done
+fcaps_probe_dyn status > /tmp/dyn.out 2>&1 & ex=$!
+sleep 1
+check "an exec whose interpreter is leased waits (no output yet)" [ ! -s /tmp/dyn.out ]
+fcapsctl mode shadow
+kill -USR1 $lh; wait $lh
+wait $ex
+check "... then runs once the lease goes" grep -q "^pid=$ex " /tmp/dyn.out
+dynrec() { fcapsctl decisions --json | grep '"map":"decisions"' |
+	grep -c "\"hook\":\"exec\",\"pid\":$ex,.*\"ino\":$(stat -c %i /usr/local/bin/fcaps_probe_dyn)," ; }
+check_out "... and has one record, though the mode changed between its check and its enforcing program" \
+	"1" dynrec
+fcapsctl unload > /dev/null
+
 # Another build's pins: fcapsctl_layout (tests/run adds it) is built with a
 # config one word longer. Every command of either build that reads or
 # writes the other's config is refused and changes nothing; unload

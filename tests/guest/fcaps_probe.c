@@ -16,6 +16,8 @@
  *   ambient CAP       add CAP to pI with capset, then raise it in pA:
  *                     ambient=0 or ambient=-1 errno=N
  *   securebits HEX    PR_SET_SECUREBITS: securebits_set=0 or -1 errno=N
+ *   hold              capped until SIGUSR1, then sethostname (hold_*=)
+ *   lease FILE        a write lease on FILE until SIGUSR1 (lease_ready=1)
  *   exec FILE [ARG]...
  *                     execv FILE (after the options: --nnp first, say)
  *   status ... battery VICTIM ROOT
@@ -129,6 +131,36 @@ static int do_hold(void)
 		return 1;
 	name[sizeof(name) - 1] = 0;
 	report("hold_sethostname", sethostname(name, strlen(name)));
+	return 0;
+}
+
+/*
+ * lease FILE: a write lease on FILE until told (SIGUSR1). Meanwhile an
+ * exec whose ELF interpreter is FILE waits in open_exec(), after its
+ * bprm_check_security and before its bprm_creds_from_file: the tests
+ * change the mode there. The lease break's SIGIO is ignored: the opener
+ * waits until the lease goes (or lease-break-time, 45 s).
+ */
+static int do_lease(const char *path)
+{
+	sigset_t block, old;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fcntl(fd, F_SETLEASE, F_WRLCK)) {
+		report("lease", -1);
+		return 1;
+	}
+	sigemptyset(&block);
+	sigaddset(&block, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	signal(SIGIO, SIG_IGN);
+	signal(SIGUSR1, on_usr1);
+	printf("lease_ready=1\n");
+	fflush(stdout);
+	while (!got_usr1)
+		sigsuspend(&old);
+	report("lease_released", fcntl(fd, F_SETLEASE, F_UNLCK));
+	close(fd);
 	return 0;
 }
 
@@ -510,13 +542,15 @@ int main(int argc, char **argv)
 		return do_battery(atoi(argv[2]), atoi(argv[3]));
 	} else if (!strcmp(cmd, "hold")) {
 		return do_hold();
+	} else if (!strcmp(cmd, "lease") && argc == 3) {
+		return do_lease(argv[2]);
 	} else if (!strcmp(cmd, "thread") && argc == 4) {
 		return do_thread(atoi(argv[2]), !strcmp(argv[3], "drop"));
 	} else {
 		fprintf(stderr, "usage: fcaps_probe [--setsid] [--userns] [--nnp] [--eff HEX] [--status] "
 			"status|pause|kill PID SIG|sched PID nice|sched|ioprio|sigchld|"
 			"xinit FILE|thread SIG drop|keep|battery VICTIM ROOT|ambient CAP|"
-			"securebits HEX|hold|exec FILE [ARG]...\n");
+			"securebits HEX|hold|lease FILE|exec FILE [ARG]...\n");
 		return 2;
 	}
 	return 0;
