@@ -210,17 +210,24 @@ static int op_audit_write(const struct battery_args *a)
 	return r;
 }
 
-/* page 0, below vm.mmap_min_addr (4096 in the guest): CAP_SYS_RAWIO */
-static int op_mmap_low(const struct battery_args *a)
+/* a page at @addr: below vm.mmap_min_addr, CAP_SYS_RAWIO (battery.h) */
+int battery_map_at(unsigned long addr)
 {
-	void *p = mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
-		       -1, 0);
+	void *p = mmap((void *)addr, 4096, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
-	(void)a;
 	if (p == MAP_FAILED)
 		return outcome(-1);
 	munmap(p, 4096);
-	return p ? -EADDRNOTAVAIL : 1;	/* a kernel that took the address as a hint */
+	/* a kernel that took the address as a hint */
+	return p == (void *)addr ? 1 : -EADDRNOTAVAIL;
+}
+
+/* page 0 (vm.mmap_min_addr is 4096 in the guest) */
+static int op_mmap_low(const struct battery_args *a)
+{
+	(void)a;
+	return battery_map_at(0);
 }
 
 /* a seized tracee is released when we exit; seizing does not stop it */

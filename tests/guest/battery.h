@@ -39,6 +39,13 @@
 	X(setgid, CAP_SETGID, -1, child)				\
 	X(setuid, CAP_SETUID, -1, child)
 
+#include <sys/types.h>
+
+/* the battery as PREFIXbat_NAME=OUTCOME words (battery.c) */
+void run_battery(const char *prefix, pid_t victim, pid_t root);
+/* a page at @addr: 1 mapped, 0 refused, -errno */
+int battery_map_at(unsigned long addr);
+
 /* The fixtures the workload makes (as root) before its first exec event */
 #define BATTERY_DIR	"/tmp/battery"
 #define BATTERY_LOCKED	BATTERY_DIR "/locked"	/* 0000, owned by BATTERY_UID */

@@ -60,8 +60,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/capability.h>
-
-void run_battery(const char *prefix, pid_t victim, pid_t root);
+#include "battery.h"
 
 static void print_status(void)
 {
@@ -104,8 +103,23 @@ static void report(const char *what, int rc)
 	fflush(stdout);
 }
 
-/* hold: capped until told (SIGUSR1), then sethostname(2) as it stands, in
- * this very process: no exec that would give it new credentials */
+/* vm.mmap_min_addr: the lowest address mmap gives without CAP_SYS_RAWIO */
+static unsigned long mmap_min(void)
+{
+	unsigned long min = 0;
+	FILE *f = fopen("/proc/sys/vm/mmap_min_addr", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &min) != 1)
+			min = 0;
+		fclose(f);
+	}
+	return min;
+}
+
+/* hold: capped until told (SIGUSR1), then sethostname(2) and a page at 0
+ * and at vm.mmap_min_addr, as it stands, in this very process: no exec
+ * that would give it new credentials */
 static volatile sig_atomic_t got_usr1;
 
 static void on_usr1(int sig)
@@ -131,6 +145,8 @@ static int do_hold(void)
 		return 1;
 	name[sizeof(name) - 1] = 0;
 	report("hold_sethostname", sethostname(name, strlen(name)));
+	printf("hold_mmap_low=%d hold_mmap_min=%d\n", battery_map_at(0),
+	       battery_map_at(mmap_min()));
 	return 0;
 }
 

@@ -544,6 +544,18 @@ ceiling)
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
 		"-1 0" inherit
 	check_out "BPF ceiling: page 0 mapped as on the kernel path (lsm/mmap_addr)" "0 1 1" lowmap
+	# a capped process that lives on: in enforce mode page 0 is refused and
+	# the bound itself is not below it; once the mode is shadow, nothing
+	maps() {	# MODE: switch to it, then let a capped holder map
+		$H/c/probe_raw hold > $H/hold.out & h=$!
+		sleep 0.3
+		fcapsctl mode $1 > /dev/null
+		kill -USR1 $h; wait $h
+		sed -n 's/^hold_mmap_low=\([-0-9]*\) hold_mmap_min=\([-0-9]*\).*/\1 \2/p' $H/hold.out
+	}
+	check_out "BPF ceiling, a capped process: page 0 refused, a page at vm.mmap_min_addr mapped" "0 1" maps enforce
+	check_out "... and in shadow mode page 0 mapped" "1 1" maps shadow
+	fcapsctl mode enforce > /dev/null
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	check_out "BPF ceiling: capability 40 not raisable as ambient, the same" "0 -1 1" cap40
 	check_out "BPF ceiling: an ambient capability through an exec under nnp, the same" \
