@@ -42,6 +42,9 @@ TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
 PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH \
 	ENFORCE_EXEC ENFORCE_KILL SEQ_SKEW CEILING_PP NO_COPY NO_CAPSET NOREC_USERNS NO_MMAP_ADDR
 PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
+# fcapsctl of a config laid out differently, for bpf.sh (defined before
+# `test:`, whose prerequisites are expanded as make reads them)
+LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
 
 .PHONY: all deps kernels shell test test-debug help clean run check-series diff diff-selfcheck \
 	planted stress fuzz sweep bench
@@ -261,7 +264,6 @@ $(BUILD)/planted/%/fcapsctl: $(VARIANT_DEPS)
 	$(call variant_fcapsctl,-DFCAPS_PLANT_$*,)
 
 # A build whose config is laid out differently (bpf.sh: another build's pins)
-LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
 $(LAYOUT_VARIANT): $(VARIANT_DEPS)
 	$(call variant_fcapsctl,-DFCAPS_LAYOUT_VARIANT,-DFCAPS_LAYOUT_VARIANT)
 

@@ -35,10 +35,17 @@ __noinline int fcaps_exec_record(struct fcaps_decision *d)
 	struct fcaps_config *cfg = fcaps_config();
 	int err;
 
-	if (!d || !cfg || !fcaps_recording(cfg, d->ret))
+	if (!d || !cfg)
 		return 0;
 	d->pid = bpf_get_current_task_btf()->pid;
 	d->seq = fcaps_exec_seq_get(d->pid);
+	if (!fcaps_recording(cfg, d->ret)) {
+		/* decided, not to be recorded (--record denied): marked as
+		 * done all the same, for fcaps_exec_refused */
+		if (d->seq)
+			fcaps_exec_slot(d->pid)->recorded = d->seq;
+		return 0;
+	}
 	if (!d->seq) {
 		/* begun before the load, or its slot taken by another exec */
 		d->seq = fcaps_new_seq();
@@ -131,13 +138,16 @@ int BPF_PROG(fcaps_exec_enforce, struct linux_binprm *bprm, struct file *file, i
 	return exec_enforce(bprm, file, ret, 1);
 }
 
-/* Has the current exec a record already (or lost one)? */
-static __always_inline int exec_recorded(void)
+/* The current exec's seq (0: begun before the load, or its slot taken
+ * by another tid), and in @done whether a program decided it already
+ * (recorded, lost, or not to be recorded) */
+static __always_inline __u64 exec_seq(int *done)
 {
 	__u32 tid = bpf_get_current_task_btf()->pid;
 	__u64 seq = fcaps_exec_seq_get(tid);
 
-	return seq && fcaps_exec_slot(tid)->recorded == seq;
+	*done = seq && fcaps_exec_slot(tid)->recorded == seq;
+	return seq;
 }
 
 /*
@@ -155,12 +165,17 @@ int BPF_PROG(fcaps_exec_refused, struct linux_binprm *bprm, struct file *file, i
 {
 	struct fcaps_config *cfg = fcaps_config();
 	struct fcaps_decision d = {};
-	int enforce;
+	int enforce, done;
+	__u64 seq;
 
 	if (!cfg || cfg->record == FCAPS_RECORD_NONE)
 		return 0;
 	enforce = cfg->mode == FCAPS_MODE_ENFORCE;
-	if ((enforce && !ret) || exec_recorded())
+	seq = exec_seq(&done);
+	/* in shadow mode only an exec that began in enforce mode, under a
+	 * seq of its own: one whose slot another tid took would be recorded
+	 * twice (exec_check gave it a new seq) */
+	if (done || (enforce ? !ret : !seq))
 		return 0;
 	decide_from(bprm, file, cfg, enforce ? ceiling_of(ceiling_key(bprm->cred)) : NULL, &d);
 	fcaps_exec_record(&d);

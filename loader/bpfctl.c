@@ -312,6 +312,8 @@ static int is_sync_prog(const struct bpf_program *prog)
 }
 
 /* Attach (or, with @sync, only the sync programs) and keep the links. */
+#define MAX_LINKS 48	/* more than the programs of one load */
+
 static int attach_progs(struct fcaps_bpf *skel, int sync, struct bpf_link **links,
 			const char **names, size_t *n)
 {
@@ -320,6 +322,11 @@ static int attach_progs(struct fcaps_bpf *skel, int sync, struct bpf_link **link
 	bpf_object__for_each_program(prog, skel->obj) {
 		if (!bpf_program__autoload(prog) || is_sync_prog(prog) != sync)
 			continue;
+		if (*n >= MAX_LINKS) {
+			fprintf(stderr, "fcapsctl load: more than %d programs to attach "
+				"(MAX_LINKS in %s)\n", MAX_LINKS, __FILE__);
+			return -1;
+		}
 		links[*n] = bpf_program__attach(prog);
 		if (!links[*n]) {
 			fprintf(stderr, "fcapsctl load: attaching %s: %s\n",
@@ -358,8 +365,6 @@ static int pin_all(struct fcaps_bpf *skel, struct bpf_link **links,
 	}
 	return 0;
 }
-
-#define MAX_LINKS 32
 
 static int write_config(const struct fcaps_config *cfg);
 static int read_config(struct fcaps_config *cfg);
