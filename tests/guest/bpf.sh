@@ -182,7 +182,7 @@ fcapsctl unload > /dev/null
 cp "$(readlink -f /lib64/ld-linux-x86-64.so.2)" /tmp/fcaps-ld.so
 fcapsctl load --mode enforce > /dev/null
 fcaps_probe lease /tmp/fcaps-ld.so > /tmp/lease.out & lh=$!
-for i in 1 2 3 4 5 6 7 8 9 10; do grep -q lease_ready=1 /tmp/lease.out && break; sleep 0.2; done
+wait_line lease_ready=1 /tmp/lease.out
 fcaps_probe_dyn status > /tmp/dyn.out 2>&1 & ex=$!
 sleep 1
 check "an exec whose interpreter is leased waits (no output yet)" [ ! -s /tmp/dyn.out ]

@@ -548,7 +548,7 @@ ceiling)
 	# the bound itself is not below it; once the mode is shadow, nothing
 	maps() {	# MODE: switch to it, then let a capped holder map
 		$H/c/probe_raw hold > $H/hold.out & h=$!
-		for i in 1 2 3 4 5 6 7 8 9 10; do grep -q hold_ready=1 $H/hold.out && break; sleep 0.2; done
+		wait_line hold_ready=1 $H/hold.out
 		fcapsctl mode $1 > /dev/null
 		kill -USR1 $h; wait $h
 		sed -n 's/^hold_mmap_low=\([-0-9]*\) hold_mmap_min=\([-0-9]*\).*/\1 \2/p' $H/hold.out
