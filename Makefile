@@ -33,7 +33,7 @@ KSTAMP_DEBUG := $(call kstamp,debug,$(call khash,$(KPATCHED) vmconfig/debug.conf
 
 vpath %.bpf.c bpf tests/guest
 GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
-	fcaps_sweep fcaps_bench floor
+	fcaps_sweep fcaps_bench floor fcaps_tamper
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh)
 HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
@@ -51,7 +51,7 @@ LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
 .DELETE_ON_ERROR:
 .SECONDARY:
 
-all: kernels $(BUILD)/initramfs.cpio $(HOST_TESTS) $(TEST_IMAGES)
+all: kernels $(BUILD)/initramfs.cpio $(HOST_TESTS) $(TEST_IMAGES) $(BUILD)/fcaps_abi.py
 
 help:
 	@echo "make            build both kernels, BPF objects, binaries, initramfs"
@@ -107,7 +107,7 @@ $(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h $(BPF_HEADERS) | deps
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # One .bpf.c per concern, linked into one object and one skeleton.
-FCAPS_BPF := shared exec signal policy kernel ceiling
+FCAPS_BPF := shared exec signal channels policy kernel ceiling integrity
 $(BUILD)/bpf/fcaps.bpf.o: $(FCAPS_BPF:%=$(BUILD)/bpf/%.bpf.o)
 	$(BPFTOOL) gen object $@ $^
 
@@ -122,10 +122,20 @@ $(BUILD)/tests/%: tests/unit/%.c bpf/fcaps.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@
 
-$(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policy.c loader/capfile.c loader/config.c \
+$(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policyfile.c loader/scan.c \
+		loader/filekey.c loader/capfile.c loader/config.c \
 		$(wildcard loader/*.h) bpf/fcaps.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -lcap
+
+# bpf/fcaps.h for the harness's Python: its constants, and the record's
+# fields from the BPF object's BTF
+$(BUILD)/fcaps_abi.py: tests/lib/abi_py.c bpf/fcaps.h $(BUILD)/bpf/fcaps.bpf.o
+	@mkdir -p $(BUILD)/tests
+	$(CC) $(CFLAGS) $< -o $(BUILD)/tests/abi_py
+	{ $(BUILD)/tests/abi_py && printf 'RECORD_FIELDS = [%s]\n' "$$($(BPFTOOL) btf dump file \
+		$(BUILD)/bpf/fcaps.bpf.o format raw | awk '/STRUCT .fcaps_decision./ { on = 1; next } \
+		on && /^\t/ { printf "%s, ", $$1; next } { on = 0 }')"; } > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/tests/mkvalues: tests/lib/mkvalues.c tests/lib/fcaps_values.h
 	@mkdir -p $(@D)
@@ -231,6 +241,10 @@ test-debug: all $(KSTAMP_DEBUG)
 
 clean:
 	rm -rf $(BUILD)
+
+$(BUILD)/guest-bin/fcaps_tamper: tests/guest/fcaps_tamper.c | deps
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LIBS)
 
 $(BUILD)/guest-bin/runas: tests/guest/runas.c
 	@mkdir -p $(@D)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +18,20 @@ static __u64 *set_of(struct fcaps_sets *sets, int i)
 int fcaps_sets_from_text(const char *text, struct fcaps_sets *sets,
 			 char *err, size_t errlen)
 {
-	cap_t caps = cap_from_text(text);
+	const char *t = text;
 	cap_flag_value_t v;
+	cap_t caps;
 
+	while (isspace((unsigned char)*t))
+		t++;
+	/* a legacy value with empty sets takes every capability from root:
+	 * never by a forgotten argument */
+	if (!*t) {
+		snprintf(err, errlen, "empty capability text: name the capabilities "
+			 "(e.g. 'cap_net_raw+ep'), or '=' for empty sets on purpose");
+		return -1;
+	}
+	caps = cap_from_text(text);
 	if (!caps) {
 		snprintf(err, errlen, "'%s' is not capability text "
 			 "(e.g. 'cap_net_raw,cap_kill+ep cap_chown+i')", text);

@@ -89,10 +89,3 @@ void records_add_json(struct records *r, const void *rec,
 			json_object_object_add(o, name, json_object_new_uint64(v));
 	}
 }
-
-void json_print(json_object *o)
-{
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-					       JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(o);
-}

@@ -23,7 +23,5 @@ void records_print_text(struct records *r, const void *rec);
 void records_add_json(struct records *r, const void *rec,
 		      const char *(*names_of)(const char *member, __u64 v),
 		      json_object *o);
-/* Print @o on one line and release it. */
-void json_print(json_object *o);
 
 #endif

@@ -6,7 +6,7 @@
 #include <bpf/bpf.h>
 #include "ring.h"
 
-int ring_open_fd(int fd, struct ring *r)
+int ring_open_fd(int fd, struct ring *r, int writable)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
@@ -20,8 +20,8 @@ int ring_open_fd(int fd, struct ring *r)
 	    info.max_entries != FCAPS_MAX_DECISIONS || !(info.map_flags & BPF_F_MMAPABLE))
 		return -EPROTO;
 	r->len = (size_t)info.max_entries * info.value_size;
-	/* writable: ring_free() clears slots through the same mapping */
-	p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	/* writable for ring_free(), which clears slots through the mapping */
+	p = mmap(NULL, r->len, PROT_READ | (writable ? PROT_WRITE : 0), MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	r->slots = p;
@@ -34,7 +34,7 @@ int ring_open(const char *path, struct ring *r)
 
 	if (fd < 0)
 		return -errno;
-	err = ring_open_fd(fd, r);
+	err = ring_open_fd(fd, r, 1);
 	close(fd);		/* the mapping holds the map */
 	return err;
 }

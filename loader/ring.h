@@ -15,9 +15,11 @@ struct ring {
 	size_t len;			/* of the mapping */
 };
 
-/* Map the ring pinned at @path (or open as @fd >= 0); 0 or -errno. */
+/* Map the ring pinned at @path, writable; 0 or -errno. */
 int ring_open(const char *path, struct ring *r);
-int ring_open_fd(int fd, struct ring *r);
+/* The same of the map open as @fd, @writable for ring_free() (and then @fd
+ * must be open for writing) */
+int ring_open_fd(int fd, struct ring *r, int writable);
 void ring_close(struct ring *r);
 /* Copy slot @i into @out; 1 when it holds a record, 0 when free. */
 int ring_read(const struct ring *r, __u32 i, struct fcaps_decision *out);

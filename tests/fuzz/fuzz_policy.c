@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "policy.h"
+#include "policyfile.h"
 
 #define FAIL(...) do { fprintf(saved_stderr, "fuzz_policy: " __VA_ARGS__); \
 		       fprintf(saved_stderr, "\n"); abort(); } while (0)

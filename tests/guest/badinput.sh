@@ -61,15 +61,15 @@ done <<ROWS
 1|binary data|load --policy $T/binary.policy
 1|line longer than 4096 bytes|load --policy $T/long.policy
 2|unexpected argument 'extra'|unload extra
-2|unknown argument '--bogus'|status --bogus
+2|fcapsctl status: unrecognized option '--bogus'|status --bogus
 2|needs one argument|mode
 2|the mode is enforce or shadow|mode bogus
 2|needs at least one switch|set
 2|is not exec=0|set exec=2
 2|is not exec=0|set foo=1
-2|unknown argument '--bogus'|decisions --bogus
+2|fcapsctl decisions: unrecognized option '--bogus'|decisions --bogus
 2|needs a subcommand|policy
-2|bad arguments to 'policy bogus'|policy bogus
+2|unknown subcommand 'bogus'|policy bogus
 2|bad arguments to 'policy import'|policy import
 1|No such file or directory|policy import /nonexistent
 1|not a regular file|policy import $T/dir

@@ -16,7 +16,9 @@
 #include <sys/xattr.h>
 #include <unistd.h>
 #include "config.h"
-#include "policy.h"
+#include "filekey.h"
+#include "policyfile.h"
+#include "scan.h"
 
 static int passed, failed;
 

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * policy scan: every file under a directory whose security.capability
+ * value BPF must know, found by a walk that an unprivileged user who owns
+ * part of the tree cannot turn against the loader.
+ *
+ * Every step is openat() from the directory above, never a path: no
+ * length limit, and no component can be swapped for a link between the
+ * check and the use (O_NOFOLLOW below the root, which is opened as the
+ * user named it). Mounts below the root are walked too, but for the
+ * pseudo filesystems that cannot hold an executable's value, named as
+ * they are passed. What a user can do to the tree while it is walked (a
+ * file gone, a FIFO or a socket renamed in, a tree deeper than the
+ * descriptors the loader may hold) skips that file or subtree, counted
+ * and warned of; a value that cannot be read fails the scan, so that no
+ * capped file is left out unseen.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include "capfile.h"
+#include "filekey.h"
+#include "scan.h"
+
+#define WARN_MAX 10	/* warnings printed a scan; the rest only counted */
+
+struct scan {
+	struct policy *into;
+	struct fs_seen fs;
+	const char *root;
+	unsigned long skipped;
+	int failed;
+};
+
+/* Filesystems that hold no executable with a security.capability value */
+static int pseudo_fs(long type)
+{
+	static const long types[] = { PROC_SUPER_MAGIC, SYSFS_MAGIC, DEVPTS_SUPER_MAGIC,
+				      BPF_FS_MAGIC, TRACEFS_MAGIC, DEBUGFS_MAGIC,
+				      SECURITYFS_MAGIC, CGROUP_SUPER_MAGIC, CGROUP2_SUPER_MAGIC,
+				      PSTOREFS_MAGIC, 0x19800202 /* mqueue */,
+				      0x62656570 /* configfs */ };
+
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (type == types[i])
+			return 1;
+	return 0;
+}
+
+static void skip(struct scan *s, const char *path, const char *why)
+{
+	if (s->skipped++ < WARN_MAX)
+		fprintf(stderr, "fcapsctl: scan: skipped %s: %s\n", path, why);
+}
+
+static void failure(struct scan *s, const char *path, const char *why)
+{
+	fprintf(stderr, "fcapsctl: scan: %s: %s\n", path, why);
+	s->failed = 1;
+}
+
+/* @dir/@name, for messages and the entry's path (heap: no length limit) */
+static char *join(const char *dir, const char *name)
+{
+	char *p;
+
+	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
+/* One regular file: its key and value from one open, never through a link */
+static void scan_file(struct scan *s, int dirfd, const char *name, const char *path)
+{
+	struct policy_entry e = {};
+	__u8 buf[FCAPS_MAX_SIZE];
+	char fdpath[64];
+	struct stat st;
+	__u32 len;
+	int rc, fd;
+
+	/* nonblocking: a FIFO renamed in after the stat does not stall the
+	 * scan; O_PATH where a read open is refused (O_NOATIME, a lease) */
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_NOATIME |
+		    O_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM || errno == EWOULDBLOCK))
+		fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ELOOP || errno == ENXIO)
+			skip(s, path, "gone or replaced by a link or a socket while scanned");
+		else
+			failure(s, path, strerror(errno));
+		return;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		skip(s, path, "no longer a regular file");
+		close(fd);
+		return;
+	}
+	rc = policy_key_fd(fd, NULL, &e.key, &s->fs);
+	if (!rc) {
+		rc = fcaps_read_fd(fd, buf, &len);
+		if (rc == -EBADF) {	/* an O_PATH descriptor */
+			snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fd);
+			rc = fcaps_read_file(fdpath, buf, &len);
+		}
+	}
+	close(fd);
+	if (rc == -ENODATA || rc == -ENOTSUP)
+		return;
+	if (rc == -EINVAL) {
+		/* 6.1 shows no such value; its exec fails with EINVAL too */
+		len = FCAPS_LEN_UNREADABLE;
+		memset(buf, 0, sizeof(buf));
+		rc = 0;
+	}
+	if (rc) {
+		failure(s, path, rc == -EXDEV ? policy_key_error(rc) : strerror(-rc));
+		return;
+	}
+	/* every value, as the sync programs keep every value */
+	e.value.len = len;
+	memcpy(e.value.value, buf, sizeof(buf));
+	snprintf(e.path, sizeof(e.path), "%s", path);
+	if (policy_append(s->into, &e))
+		failure(s, path, "out of memory");
+}
+
+/* The names in the directory open as @fd (which stays open) */
+static char **read_names(int fd, size_t *n)
+{
+	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d = dup_fd < 0 ? NULL : fdopendir(dup_fd);
+	char **names = NULL, **grown;
+	struct dirent *e;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return NULL;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 16;
+			grown = realloc(names, cap * sizeof(*names));
+			if (!grown)
+				break;
+			names = grown;
+		}
+		names[(*n)++] = strdup(e->d_name);
+	}
+	closedir(d);
+	return names ? names : calloc(1, sizeof(*names));
+}
+
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* A directory to walk: its descriptor, its names, and where it is */
+struct frame {
+	int fd;
+	dev_t dev;
+	char **names;
+	size_t n, next;
+	char *path;
+};
+
+/* Open @name below @f as a directory to walk; 1 pushed, 0 skipped */
+static int enter(struct scan *s, struct frame *f, const char *name, char *path,
+		 struct frame *child)
+{
+	struct statfs sfs;
+	struct stat st;
+	int fd = openat(f->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0) {
+		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+			skip(s, path, "gone or replaced while scanned");
+		else if (errno == EMFILE || errno == ENFILE)
+			skip(s, path, "deeper than the descriptors the loader may hold");
+		else
+			failure(s, path, strerror(errno));
+		return 0;
+	}
+	if (fstat(fd, &st) || fstatfs(fd, &sfs)) {
+		failure(s, path, strerror(errno));
+		close(fd);
+		return 0;
+	}
+	if (st.st_dev != f->dev && pseudo_fs(sfs.f_type)) {
+		fprintf(stderr, "fcapsctl: scan: %s: a %#lx mount, which holds no file "
+			"capabilities: not walked\n", path, (unsigned long)sfs.f_type);
+		close(fd);
+		return 0;
+	}
+	child->names = read_names(fd, &child->n);
+	if (!child->names) {
+		failure(s, path, "cannot list it");
+		close(fd);
+		return 0;
+	}
+	child->fd = fd;
+	child->dev = st.st_dev;
+	child->next = 0;
+	child->path = path;
+	return 1;
+}
+
+static void walk(struct scan *s, int rootfd, const char *root)
+{
+	struct frame *stack = NULL, *grown;
+	size_t depth = 0, cap = 0;
+	struct stat st;
+
+	if (fstat(rootfd, &st)) {
+		failure(s, root, strerror(errno));
+		return;
+	}
+	stack = malloc(sizeof(*stack));
+	cap = 1;
+	stack[0] = (struct frame){ .fd = rootfd, .dev = st.st_dev, .path = strdup(root) };
+	stack[0].names = read_names(rootfd, &stack[0].n);
+	depth = stack[0].names ? 1 : 0;
+	if (!depth)
+		failure(s, root, "cannot list it");
+	while (depth && !s->failed) {
+		struct frame *f = &stack[depth - 1];
+		const char *name;
+		char *path;
+
+		if (f->next == f->n) {
+			free_names(f->names, f->n);
+			free(f->path);
+			if (depth > 1)
+				close(f->fd);
+			depth--;
+			continue;
+		}
+		name = f->names[f->next++];
+		path = join(f->path, name);
+		if (!path || fstatat(f->fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			if (path && errno == ENOENT)
+				skip(s, path, "gone while scanned");
+			else
+				failure(s, path ? path : name, path ? strerror(errno) : "no memory");
+			free(path);
+			continue;
+		}
+		if (S_ISREG(st.st_mode))
+			scan_file(s, f->fd, name, path);
+		if (!S_ISDIR(st.st_mode)) {
+			free(path);
+			continue;
+		}
+		if (depth == cap) {
+			grown = realloc(stack, 2 * cap * sizeof(*stack));
+			if (!grown) {
+				failure(s, path, "no memory");
+				free(path);
+				continue;
+			}
+			stack = grown;
+			cap *= 2;
+		}
+		if (!enter(s, &stack[depth - 1], name, path, &stack[depth]))
+			free(path);
+		else
+			depth++;
+	}
+	while (depth) {
+		depth--;
+		free_names(stack[depth].names, stack[depth].n);
+		free(stack[depth].path);
+		if (depth)
+			close(stack[depth].fd);
+	}
+	free(stack);
+}
+
+int policy_scan_dir(const char *dir, struct policy *p)
+{
+	struct scan s = { .into = p, .fs = { .dev = (dev_t)-1 }, .root = dir };
+	struct rlimit rl;
+	int fd;
+
+	/* a descriptor a level: as deep as the hard limit lets it go */
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	fd = open_named(dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		fprintf(stderr, "fcapsctl: scan: %s: %s\n", dir, policy_key_error(fd));
+		return -1;
+	}
+	walk(&s, fd, dir);
+	close(fd);
+	if (s.skipped)
+		fprintf(stderr, "fcapsctl: scan: %s: %lu entries skipped (%s)\n", dir, s.skipped,
+			"changed while scanned, or too deep");
+	if (s.failed) {
+		fprintf(stderr, "fcapsctl: scan: %s: a value could not be read\n", dir);
+		return -1;
+	}
+	return 0;
+}
