@@ -178,17 +178,6 @@ int BPF_PROG(fcaps_ceiling_capable, const struct cred *cred,
  * capability over root's files, write host-wide file capabilities among
  * them.
  */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FCAPS_MAX_CEILINGS);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, __u64);		/* struct cred * until created, then user_namespace * */
-	__type(value, __u8);
-	__uint(pinning, LIBBPF_PIN_BY_NAME);
-} ns_marks SEC(".maps") __weak;
-
-/* as ceilings_live; and a mark that did not fit makes every namespace's
- * own uid_map unwritable (fail closed) */
 __u64 ns_marks_live, ns_marks_lost;
 
 static __always_inline int ns_mark(__u64 key)
@@ -250,27 +239,6 @@ SEC("fentry/__put_user_ns")
 int BPF_PROG(fcaps_ceiling_userns_gone, struct user_namespace *ns)
 {
 	ns_unmark((__u64)ns);
-	return 0;
-}
-
-#define FMODE_WRITE 0x2
-extern const void proc_uid_map_operations __ksym;
-
-/* A marked namespace's own uid_map: the write verify_root_map() refuses on
- * the kernel path. A root creator can map nothing else there (another uid
- * needs CAP_SETUID over the parent, which capable() asks). */
-SEC("lsm/file_open")
-int BPF_PROG(fcaps_ceiling_uid_map, struct file *file, int ret)
-{
-	__u64 key;
-
-	if (ret || !*(volatile __u64 *)&ns_marks_live)
-		return ret;
-	if (!(file->f_mode & FMODE_WRITE) || (void *)file->f_op != &proc_uid_map_operations)
-		return 0;
-	key = (__u64)file->f_cred->user_ns;
-	if (*(volatile __u64 *)&ns_marks_lost || bpf_map_lookup_elem(&ns_marks, &key))
-		return -EPERM;
 	return 0;
 }
 
@@ -336,6 +304,35 @@ int BPF_PROG(fcaps_ceiling_ptrace, struct task_struct *child, unsigned int mode,
 	if (tc)
 		theirs &= tc->pp;
 	if (!(theirs & ~mine) || (eff >> CAP_SYS_PTRACE) & 1)
+		return 0;
+	return -EPERM;
+}
+
+/*
+ * PTRACE_TRACEME: cap_ptrace_traceme() lets the parent trace its child
+ * when the child's pP is within the parent's (in one namespace), or the
+ * parent holds CAP_SYS_PTRACE in the child's: live sets again, which the
+ * capability module compares before any LSM. Taken again with the sets
+ * the ceilings leave both.
+ */
+SEC("lsm/ptrace_traceme")
+int BPF_PROG(fcaps_ceiling_traceme, struct task_struct *parent, int ret)
+{
+	const struct cred *cred = parent->real_cred;
+	const struct cred *child = bpf_get_current_task_btf()->cred;
+	__u64 parent_pp, parent_pe, child_pp, child_pe = 0;
+
+	if (ret || !fcaps_ceilings_live() || !enforcing())
+		return ret;
+	parent_pp = fcaps_cap64(cred->cap_permitted);
+	parent_pe = fcaps_cap64(cred->cap_effective);
+	child_pp = fcaps_cap64(child->cap_permitted);
+	fcaps_capped_sets(cred, &parent_pp, &parent_pe);
+	fcaps_capped_sets(child, &child_pp, &child_pe);
+	if (cred->user_ns == child->user_ns && !(child_pp & ~parent_pp))
+		return 0;
+	if (fcaps_ns_capable_from(cred, cred->user_ns, parent_pe, child->user_ns,
+				  CAP_SYS_PTRACE))
 		return 0;
 	return -EPERM;
 }

@@ -80,4 +80,40 @@ static __always_inline int ceiling_exec(const struct cred *new, __u64 key,
 	return ceiling_set(key, &c);
 }
 
+/* Namespaces made by capped creators without CAP_SETFCAP (ceiling.bpf.c) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCAPS_MAX_CEILINGS);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, __u64);		/* struct cred * until created, then user_namespace * */
+	__type(value, __u8);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} ns_marks SEC(".maps") __weak;
+
+/* as ceilings_live; and a mark that did not fit makes every namespace's
+ * own uid_map unwritable (fail closed): ceiling.bpf.c */
+extern __u64 ns_marks_live, ns_marks_lost;
+
+#define FMODE_WRITE 0x2
+extern const void proc_uid_map_operations __ksym;
+
+/*
+ * A marked namespace's own uid_map, opened for writing: the write
+ * verify_root_map() refuses on the kernel path. A root creator can map
+ * nothing else there (another uid needs CAP_SETUID over the parent, which
+ * capable() asks). For the lsm/file_open program (integrity.bpf.c).
+ */
+static __always_inline int fcaps_ceiling_uid_map(struct file *file)
+{
+	__u64 key;
+
+	if (!*(volatile __u64 *)&ns_marks_live ||
+	    (void *)file->f_op != &proc_uid_map_operations)
+		return 0;
+	key = (__u64)file->f_cred->user_ns;
+	if (*(volatile __u64 *)&ns_marks_lost || bpf_map_lookup_elem(&ns_marks, &key))
+		return -EPERM;
+	return 0;
+}
+
 #endif /* FCAPS_CEILING_BPF_H */

@@ -102,7 +102,7 @@ static __always_inline int exec_enforce(struct linux_binprm *bprm, struct file *
 	__u64 key = ceiling_key(new);
 	struct fcaps_decision d = {};
 	struct fcaps_ceiling *old;
-	int refuse, secure;
+	int refuse, secure, contradicted;
 
 	if (ret)
 		return ret;
@@ -113,11 +113,20 @@ static __always_inline int exec_enforce(struct linux_binprm *bprm, struct file *
 	}
 	old = ceiling_of(key);
 	decide_from(bprm, file, cfg, old, &d);
+	/*
+	 * 6.1's own formats are 6.1's to refuse: the capability module has
+	 * done it already, before this program (and BPF cannot see every
+	 * value 6.1 accepts, see FCAPS_LEN_UNREADABLE). So a 6.1 value BPF
+	 * predicts refused is one 6.1 ran: a prediction the kernel
+	 * contradicts. Credentials already capped are not let out of their
+	 * ceiling by it: the exec is refused (SEMANTICS 7, fail closed).
+	 */
+	contradicted = d.ret && !d.legacy && old;
+	if (contradicted)
+		d.ret = -EPERM;
 	if (rec && cfg->record != FCAPS_RECORD_NONE)
 		fcaps_exec_record(&d);
-	/* 6.1's own formats are 6.1's to refuse: the kernel has done it already
-	 * (and BPF cannot see every value 6.1 accepts, see FCAPS_LEN_UNREADABLE) */
-	refuse = d.ret && d.legacy;
+	refuse = d.ret && (d.legacy || contradicted);
 	secure = d.secureexec;
 #ifdef FCAPS_PLANT_ENFORCE_EXEC
 	refuse = secure = 0;	/* planted bug: the enforcing program allows everything */

@@ -34,8 +34,9 @@ static __always_inline void downgrade(struct linux_binprm *bprm,
 				      struct fcaps_decision *d)
 {
 	const struct cred *tracer = task->ptracer_cred;
-	int tracer_capable = !tracer || fcaps_ns_capable(tracer, old->user_ns,
-							  CAP_SYS_PTRACE);
+	/* a capped tracer holds what its ceiling leaves it */
+	int tracer_capable = !tracer || fcaps_ns_capable_capped(tracer, old->user_ns,
+								 CAP_SYS_PTRACE);
 
 	if (!(d->setid || (d->pp & ~d->old_pp)))
 		return;
@@ -82,7 +83,7 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 				     const struct cred *old,
 				     const struct fcaps_old_sets *o,
 				     const struct fcaps_policy_value *pol,
-				     struct user_namespace *fs_ns,
+				     struct user_namespace *fs_ns, unsigned long value_ns,
 				     struct fcaps_decision *d)
 {
 	__u32 effective = 0, has_fcap = 0, rootid = 0, root = fcaps_ns_root(old->user_ns);
@@ -96,8 +97,12 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 			return;
 		}
 		/* a rootid (the filesystem's; a v2 value's is its root) that
-		 * does not own our namespace or an ancestor: as if absent */
-		if (fcaps_root_owns(old->user_ns, fcaps_map_down(fs_ns, rootid))) {
+		 * does not own our namespace or an ancestor: as if absent. A
+		 * v3 rootid is relative to the filesystem that holds the value
+		 * (an overlay's layer), a v2 value's root to the mount's. */
+		if ((fcaps_le32(pol->value) & FCAPS_61_REVISION_MASK) != FCAPS_61_REVISION_3)
+			value_ns = (unsigned long)fs_ns;
+		if (fcaps_root_owns(old->user_ns, fcaps_map_down_(value_ns, rootid, 0))) {
 			has_fcap = 1;
 			d->pp = (f.permitted & d->bset) | (f.inheritable & d->pi);
 			if (effective && (f.permitted & ~d->pp)) {
@@ -212,7 +217,8 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 		legacy_rules(bprm, task, old, &o, &f, d);
 	} else {
 		/* a legacy value that does not apply is as if absent */
-		rules_61(bprm, task, old, &o, legacy || !may_suid ? NULL : pol, fs_ns, d);
+		rules_61(bprm, task, old, &o, legacy || !may_suid ? NULL : pol, fs_ns,
+			 fcaps_value_ns(inode), d);
 	}
 	d->suid = d->euid;
 	/* recorded as the kernel's tracepoint can see it: after the downgrade */

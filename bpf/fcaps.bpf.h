@@ -20,7 +20,7 @@
 #define S_IXGRP		00010
 #define LSM_UNSAFE_PTRACE	2
 #define LSM_UNSAFE_NO_NEW_PRIVS	4
-#define SECURE_NOROOT	0
+#define SECURE_NOROOT	FCAPS_SECURE_NOROOT
 #define SECURE_KEEP_CAPS	4
 #define CAP_KILL	5
 #define CAP_SETUID	7
@@ -290,6 +290,10 @@ static __always_inline __u64 fcaps_call_take(__u32 tid, __u32 hook, __u32 target
 /* The next event number; seq 0 is never used. */
 extern __u64 fcaps_next_seq;
 
+/* The id of this load's BTF object, which every map and program of it
+ * carries: set by the loader before it arms (integrity.bpf.c) */
+extern __u32 fcaps_own_btf;
+
 static __always_inline struct fcaps_config *fcaps_config(void)
 {
 	/* nothing happens until the loader has armed a complete set */
@@ -356,13 +360,11 @@ static __always_inline __u64 fcaps_cap64p(const kernel_cap_t *c)
 #define OVERLAYFS_SUPER_MAGIC 0x794c7630
 
 /*
- * The policy key of @inode: the kernel's s_dev and inode number of the
- * inode whose security.capability the kernel reads. An overlay's inode
- * reads its upper (else lower) layer's: its own numbers are no key (a
- * directory's come from a counter, so they collide with the layers'), and
- * every write or removal through it reaches the layer as well.
+ * The inode whose security.capability the kernel reads for @inode: an
+ * overlay's inode reads its upper (else lower) layer's, and every write or
+ * removal through it reaches the layer as well. Probed reads: a number.
  */
-static __always_inline void fcaps_inode_key_probed(struct inode *inode, __u32 *dev, __u64 *ino)
+static __always_inline unsigned long fcaps_value_inode(struct inode *inode)
 {
 	struct inode *in = inode;
 	unsigned long magic = BPF_CORE_READ(in, i_sb, s_magic);
@@ -381,6 +383,19 @@ static __always_inline void fcaps_inode_key_probed(struct inode *inode, __u32 *d
 		in = next;
 		magic = BPF_CORE_READ(in, i_sb, s_magic);
 	}
+	return (unsigned long)in;
+}
+
+/*
+ * The policy key of @inode: the kernel's s_dev and inode number of the
+ * inode whose value the kernel reads (fcaps_value_inode()). An overlay's
+ * own numbers are no key (a directory's come from a counter, so they
+ * collide with the layers').
+ */
+static __always_inline void fcaps_inode_key_probed(struct inode *inode, __u32 *dev, __u64 *ino)
+{
+	struct inode *in = (struct inode *)fcaps_value_inode(inode);
+
 	*dev = BPF_CORE_READ(in, i_sb, s_dev);
 	*ino = BPF_CORE_READ(in, i_ino);
 }
@@ -394,6 +409,20 @@ static __always_inline void fcaps_inode_key(struct inode *inode, __u32 *dev, __u
 	}
 	*dev = inode->i_sb->s_dev;
 	*ino = inode->i_ino;
+}
+
+/*
+ * The user namespace a v3 value's rootid is relative to: that of the
+ * filesystem the value is read from, an overlay's layer's (which the
+ * overlay's own read converts there and back: a mount of it in a user
+ * namespace changes nothing). A number, for fcaps_map_down_().
+ */
+static __always_inline unsigned long fcaps_value_ns(struct inode *inode)
+{
+	if (inode->i_sb->s_magic != OVERLAYFS_SUPER_MAGIC)
+		return (unsigned long)inode->i_sb->s_user_ns;
+	return (unsigned long)BPF_CORE_READ((struct inode *)fcaps_value_inode(inode),
+					    i_sb, s_user_ns);
 }
 
 #define UID_GID_MAP_MAX_BASE_EXTENTS 5
@@ -622,11 +651,14 @@ static __always_inline int fcaps_ns_capable_from(const struct cred *cred,
 	return v == FCAPS_NS_OWNER || (v == FCAPS_NS_OWN_PE && (pe >> cap) & 1);
 }
 
-static __always_inline int fcaps_ns_capable(const struct cred *cred,
-					    struct user_namespace *ns, int cap)
+/* ... with @cred's pE as the ceiling of a capped file's runner leaves it */
+static __always_inline int fcaps_ns_capable_capped(const struct cred *cred,
+						   struct user_namespace *ns, int cap)
 {
-	return fcaps_ns_capable_from(cred, cred->user_ns, fcaps_cap64(cred->cap_effective),
-				     ns, cap);
+	__u64 pe = fcaps_cap64(cred->cap_effective), pp = 0;
+
+	fcaps_capped_sets(cred, &pp, &pe);
+	return fcaps_ns_capable_from(cred, cred->user_ns, pe, ns, cap);
 }
 
 /*

@@ -82,6 +82,7 @@ enum fcaps_form {
 _Static_assert((FCAPS_MAX_DECISIONS & (FCAPS_MAX_DECISIONS - 1)) == 0,
 	       "the decision rings are indexed by seq masked to their size");
 #define FCAPS_MAX_POLICY	(1 << 20)	/* allocated as used */
+#define FCAPS_MAX_TOMBSTONES	65536	/* values removed while a scan runs */
 
 #define FCAPS_MAX_CEILINGS	65536
 /* the ceilings' filter (bpf/fcaps.bpf.h): live ceilings by a hash of the key */
@@ -160,6 +161,14 @@ struct fcaps_config {
 	/* the kernel's recorders are attached (load --kernel-records): only
 	 * then does a signal leave its seq for them (fcaps_calls) */
 	__u32 kernel_records;
+	/* the pin directory (FCAPS_PIN_DIR, its progs/ and links/): s_dev
+	 * and inode numbers, which no one but fcapsctl may change
+	 * (bpf/integrity.bpf.c) */
+	__u32 pin_dev;
+	/* a scan runs: a value removed meanwhile leaves a tombstone (the
+	 * scan_removed map), so that the scan does not put it back */
+	__u32 scanning;
+	__u64 pin_ino[3];
 };
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -170,14 +179,26 @@ struct fcaps_config {
  * live (little-endian); its low 32 bits, whatever the count */
 #define FCAPS_ARMED_ENFORCING	((1U << 16) | FCAPS_MODE_ENFORCE)
 
+/*
+ * The hooks a record or a counter belongs to, with the names every reader
+ * prints: X(NAME, name, what it counts)
+ */
+#define FCAPS_HOOKS(X)								\
+	X(EXEC, exec, "execs decided")						\
+	X(KILL, kill, "signals")						\
+	X(SETSCHEDULER, setscheduler, "sched_setscheduler() of another")	\
+	X(SETNICE, setnice, "setpriority() of another")			\
+	X(SETIOPRIO, setioprio, "ioprio_set() of another")			\
+	X(XATTR, xattr, "policy updates from setxattr/removexattr")		\
+	X(XATTR_GUARD, xattr_guard, "security.* writes refused (SEMANTICS 6)")	\
+	X(INTEGRITY, integrity, "changes to BPF enforcement (SEMANTICS 7)")	\
+	X(PRLIMIT, prlimit, "prlimit() writes to another's limits")		\
+	X(SIGIO, sigio, "SIGIO and SIGURG to an F_SETOWN target")
+
 enum fcaps_hook {
-	FCAPS_HOOK_EXEC,
-	FCAPS_HOOK_KILL,
-	FCAPS_HOOK_SETSCHEDULER,
-	FCAPS_HOOK_SETNICE,
-	FCAPS_HOOK_SETIOPRIO,
-	FCAPS_HOOK_XATTR,		/* policy updates from setxattr/removexattr */
-	FCAPS_HOOK_XATTR_GUARD,		/* security.* writes refused (SEMANTICS 6) */
+#define FCAPS_HOOK_ENUM(up, low, what) FCAPS_HOOK_##up,
+	FCAPS_HOOKS(FCAPS_HOOK_ENUM)
+#undef FCAPS_HOOK_ENUM
 	FCAPS_NHOOKS,
 };
 
@@ -252,6 +273,44 @@ struct fcaps_decision {
 	__u64 pe, pp, pi, pa;		/* exec: new sets; others: sender's */
 	__u64 old_pp, bset;		/* exec: permitted and bounding before */
 	__u64 target_pp;		/* signal/scheduling: target's permitted */
+	__u32 op;			/* integrity: enum fcaps_integrity_op */
+	__u32 arg;			/* ... the command, the knob, the call */
+};
+
+/* The kernel's SECURE_NOROOT (include/uapi/linux/securebits.h): its bit in
+ * a record's securebits */
+#define FCAPS_SECURE_NOROOT	0
+
+/* What an integrity record (FCAPS_HOOK_INTEGRITY) refused: SEMANTICS 7 */
+enum fcaps_integrity_op {
+	FCAPS_OP_BPF = 1,		/* a bpf() command (arg: the command) */
+	FCAPS_OP_PROG = 2,		/* a program (arg: enum below) */
+	FCAPS_OP_MMAP = 3,		/* a writable mapping of a map (arg: 1 mprotect) */
+	FCAPS_OP_PIN = 4,		/* the pin directory (arg: enum fcaps_pin_op) */
+	FCAPS_OP_KNOB = 5,		/* a knob that silences BPF (arg: enum fcaps_knob) */
+};
+
+enum fcaps_prog_op {
+	FCAPS_PROG_OURS = 1,		/* a descriptor of one of fcaps' programs */
+	FCAPS_PROG_USES_MAP = 2,	/* a program that uses one of fcaps' maps */
+	FCAPS_PROG_EXTENDS = 3,		/* a program that replaces one of fcaps' */
+};
+
+enum fcaps_pin_op {
+	FCAPS_PIN_UNLINK = 1,
+	FCAPS_PIN_RMDIR,
+	FCAPS_PIN_RENAME,
+	FCAPS_PIN_CREATE,
+	FCAPS_PIN_MKDIR,
+	FCAPS_PIN_SYMLINK,
+	FCAPS_PIN_LINK,
+	FCAPS_PIN_SETATTR,
+};
+
+enum fcaps_knob {
+	FCAPS_KNOB_FTRACE = 1,		/* kernel.ftrace_enabled */
+	FCAPS_KNOB_KPROBES = 2,		/* debugfs kprobes/enabled */
+	FCAPS_KNOB_MODPROBE = 3,	/* kernel.modprobe: CAP_SYS_MODULE */
 };
 
 static __always_inline __u32 fcaps_le32(const __u8 *p)

@@ -143,3 +143,31 @@ int BPF_PROG(fcaps_kernel_sched, struct task_struct *p, const struct cred *tcred
 	fcaps_call_commit(r, seq, ret);
 	return 0;
 }
+
+/* prlimit and SIGIO (enum fcaps_channel_op order: PRLIMIT, SIGIO) */
+SEC("tp_btf/fcaps_channel")
+int BPF_PROG(fcaps_kernel_channel, int op, struct task_struct *p, const struct cred *scred,
+	     const struct cred *tcred, int sig, int ret)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 hook = op ? FCAPS_HOOK_SIGIO : FCAPS_HOOK_PRLIMIT;
+	struct fcaps_call_ids ids = { .pid = task->pid };
+	struct fcaps_decision *r;
+	__u64 seq;
+
+	if (p) {
+		ids.target = p->pid;
+		ids.target_tgid = p->tgid;
+	}
+	seq = call_seq(&ids, hook, sig);
+	if (!seq)
+		return 0;
+	r = fcaps_free_slot(&kdecisions, seq);
+	if (!r) {
+		count_lost(hook);
+		return 0;
+	}
+	fcaps_call_facts(r, hook, &ids, sig, scred, tcred, 0, CAP_KILL, 0);
+	fcaps_call_commit(r, seq, ret);
+	return 0;
+}

@@ -118,18 +118,38 @@ int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
 	return 0;
 }
 
+/*
+ * Values removed while a scan runs: the scan may have read one before it
+ * went, and must not put it back (fcapsctl checks here before it writes
+ * what it scanned). Cleared by fcapsctl when a scan begins.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FCAPS_MAX_TOMBSTONES);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct fcaps_file_key);	/* gen 0 */
+	__type(value, __u8);
+	__uint(pinning, LIBBPF_PIN_BY_NAME);
+} scan_removed SEC(".maps");
+
 /* Arguments and result together: nested removals cannot mix them up. */
 SEC("fexit/__vfs_removexattr")
 int BPF_PROG(fcaps_policy_removed, struct user_namespace *mnt_userns,
 	     struct dentry *dentry, const char *name, int ret)
 {
 	struct fcaps_file_key key = {};
+	__u8 one = 1;
+	int err = 0;
 
 	if (ret || xattr_kind(name) != 2)
 		return 0;
 	file_key(dentry, &key);
 	delete_gens(&key);
-	fcaps_count(FCAPS_HOOK_XATTR, 0, 0);
+	if (fcaps_config_raw()->scanning) {
+		key.gen = 0;
+		err = bpf_map_update_elem(&scan_removed, &key, &one, BPF_ANY) != 0;
+	}
+	fcaps_count(FCAPS_HOOK_XATTR, 0, err);
 	return 0;
 }
 
@@ -168,13 +188,16 @@ int BPF_PROG(fcaps_policy_sb_free, struct super_block *sb)
 	return 0;
 }
 
-/* capable_wrt_inode_uidgid(CAP_SETFCAP), as 6.1 asks for security.capability */
+/* capable_wrt_inode_uidgid(CAP_SETFCAP), as 6.1 asks for security.capability,
+ * with pE as the ceiling of a capped file's runner leaves it */
 static __always_inline int may_set_fcaps(struct inode *inode)
 {
 	const struct cred *cred = bpf_get_current_task_btf()->cred;
 	struct user_namespace *ns = cred->user_ns;
+	__u64 pe = fcaps_cap64(cred->cap_effective), pp = 0;
 
-	if (!fcaps_has_cap(cred->cap_effective, CAP_SETFCAP))
+	fcaps_capped_sets(cred, &pp, &pe);
+	if (!((pe >> CAP_SETFCAP) & 1))
 		return 0;
 	if (!ns->level)
 		return 1;

@@ -10,6 +10,7 @@
 
 struct fcaps_config fcaps_cfg SEC(".data.config") __attribute__((aligned(8)));
 __u64 fcaps_next_seq;
+__u32 fcaps_own_btf;
 struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
 struct fcaps_explicit_call fcaps_explicit_call;
 struct fcaps_exec_call fcaps_execs[FCAPS_EXEC_SLOTS];

@@ -18,6 +18,8 @@ excused: that is the ceiling failing.
 import os
 import re
 
+from diffdata import SECBIT_NOROOT
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BATTERY_H = os.path.join(HERE, "..", "guest", "battery.h")
 CAPABILITY_H = "/usr/include/linux/capability.h"
@@ -70,7 +72,6 @@ def grant_explains(field, k, b):
     return has(caps, kset) and not has(caps, kset & bset)
 
 
-SECBIT_NOROOT = 1
 
 
 def root_capped(k, record):

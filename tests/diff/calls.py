@@ -32,8 +32,14 @@ def call_of(ev):
     if kind == "sched":
         op = ev.get("op")
         hooks = {OP_HOOK[op]} if isinstance(op, str) and op in OP_HOOK else set(SCHED_HOOKS)
-        return Call(kind, ev.get("sender"), ev.get("target"), hooks, None,
-                    _outcome(ev.get("ret"), ev.get("errno")), ["ret", "errno"])
+        if op == "sigio":    # the write succeeds; a refusal leaves the target alive
+            alive = ev.get("target_alive")
+            return Call(kind, ev.get("sender"), ev.get("target"), hooks, None,
+                        None if alive not in (0, 1) else -EPERM if alive else 0,
+                        ["target_alive"])
+        # prlimit's hook sees only the target's credentials: target 0
+        return Call(kind, ev.get("sender"), 0 if op == "prlimit" else ev.get("target"), hooks,
+                    None, _outcome(ev.get("ret"), ev.get("errno")), ["ret", "errno"])
     if kind == "xinit":      # the probe SIGTERMs the capped server it started
         return Call(kind, ev.get("pid"), ev.get("child"), {KILL}, SIGTERM,
                     _outcome(ev.get("kill"), ev.get("errno")), ["kill", "errno"])
@@ -80,15 +86,25 @@ def check_observed(records, call, ev, workload):
         [r.get("ret") for r in recs], "success" if call.ret == 0 else "errno %d" % -call.ret)
 
 
+def rule_kind(kind, op):
+    """The rule a call is decided by: prlimit and SIGIO follow the kill rule."""
+    return "kill" if op in ("prlimit", "sigio") else kind
+
+
 def _ids_match(kind, op, s, t):
     """6.1's own owner check before the hook (kill_ok_by_cred, set_one_prio,
-    check_same_owner, set_task_ioprio), from the exec records' ids."""
+    check_same_owner, set_task_ioprio, check_prlimit_permission,
+    sigio_perm), from the exec records' ids."""
     if s is None or t is None:
         return None
     su, se = s.get("uid"), s.get("euid")
     tu, te, ts = t.get("uid"), t.get("euid"), t.get("suid", t.get("euid"))
     if kind in ("kill", "xinit", "sigchld"):
         return se in (tu, ts) or su in (tu, ts)
+    if op == "prlimit":
+        return su == tu == te == ts
+    if op == "sigio":
+        return se == 0 or se in (tu, ts) or su in (tu, ts)
     if op == "nice":
         return te == se or tu == se
     if op == "sched":
@@ -135,11 +151,12 @@ def predict_flip(kind, ev_k, ev_b, records, workload):
         else _ids_match(kind, ev_b.get("op"), s, t)
     if ids is None:
         return False, "the owner check cannot be predicted"
-    cap = spe >> (CAP_SYS_NICE if kind == "sched" else CAP_KILL) & 1
+    rk = rule_kind(kind, ev_b.get("op"))
+    cap = spe >> (CAP_SYS_NICE if rk == "sched" else CAP_KILL) & 1
     kill_off = choice(ev_b, "kill_off", "kill=0")
-    allowed_k = (ids or bool(cap)) and _rule(kind, spp, spe, tpp, True, kill_off, None)
+    allowed_k = (ids or bool(cap)) and _rule(rk, spp, spe, tpp, True, kill_off, None)
     if rec is not None:
-        allowed_b = _rule(kind, rec.get("pp", 0), rec.get("pe", 0), rec.get("target_pp", 0),
+        allowed_b = _rule(rk, rec.get("pp", 0), rec.get("pe", 0), rec.get("target_pp", 0),
                           rec.get("same_userns", 1), kill_off, rec.get("cap_in_target_ns"))
     elif not ids:
         allowed_b = False            # refused by 6.1's owner check, before any hook

@@ -6,12 +6,11 @@ wrong together. The shadow run has every input (the kernel's record and
 the event's own choices), so each kernel record is classified into the
 branches it went through; the table counts events per branch.
 """
-from diffdata import EXEC, KILL, SCHED_HOOKS, choice, last_exec
+from diffdata import (CHANNEL_HOOKS, EXEC, KILL, MALFORMED as FORM_MALFORMED, SCHED_HOOKS,
+                      SECBIT_NOROOT, V1_TAG, V3_TAG, choice, hook_name, last_exec)
 
 EPERM = 1
-SECBIT_NOROOT = 1
-LEGACY_TAGS = (0x19980330, 0x20080522)
-FORM_MALFORMED = 2
+LEGACY_TAGS = (V1_TAG, V3_TAG)
 VALUE_PRESENT_FORMS = ("legacy", "malformed")    # the workload's file_form: legacy-tagged
 
 # branch -> what it means (SEMANTICS.md section). Order is the table's.
@@ -39,6 +38,16 @@ BRANCHES = {
     "kill/other-userns-denied": "3: subset would hold, but another user namespace and no CAP_KILL",
     "kill/kill-off": "5: kernel.fcaps.kill=0",
     "kill/explicit-cred": "3: explicit credentials",
+    "prlimit/subset-allows": "3: prlimit write, same user namespace, target pP subset",
+    "prlimit/cap-kill-allows": "3: prlimit write, not a subset, CAP_KILL in the target's namespace",
+    "prlimit/denied": "3: prlimit write, neither: EPERM",
+    "prlimit/other-userns-denied": "3: prlimit write, subset but another user namespace",
+    "prlimit/kill-off": "5: prlimit write, kernel.fcaps.kill=0",
+    "sigio/subset-allows": "3: SIGIO, same user namespace, target pP subset of the owner's",
+    "sigio/cap-kill-allows": "3: SIGIO, not a subset, the owner has CAP_KILL there",
+    "sigio/denied": "3: SIGIO, neither: dropped",
+    "sigio/other-userns-denied": "3: SIGIO, subset but the owner in another user namespace",
+    "sigio/kill-off": "5: SIGIO, kernel.fcaps.kill=0",
     "sched/subset-allows": "4: target pP subset of the caller's",
     "sched/cap-sys-nice-allows": "4: not a subset, caller has CAP_SYS_NICE",
     "sched/denied": "4: neither: EPERM",
@@ -138,6 +147,8 @@ def classify(win):
                 found = {kill_branch(r, ev)}
             elif r["hook"] in SCHED_HOOKS:
                 found = {sched_branch(r)}
+            elif r["hook"] in CHANNEL_HOOKS:    # the kill rule, by another way
+                found = {kill_branch(r, ev).replace("kill/", hook_name(r["hook"]) + "/")}
             else:
                 continue
             for b in found:

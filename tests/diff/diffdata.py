@@ -7,12 +7,22 @@ disagreements). Nothing here drops a record or an event without saying so.
 import bisect
 import json
 import os
+import sys
 
-HOOKS = ["exec", "kill", "setscheduler", "setnice", "setioprio", "xattr", "xattr_guard"]
-EXEC, KILL, SETSCHEDULER, SETNICE, SETIOPRIO = range(5)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build"))
+from fcaps_abi import (HOOKS, HOOK_EXEC as EXEC, HOOK_KILL as KILL,  # noqa: E402
+                       HOOK_SETSCHEDULER as SETSCHEDULER, HOOK_SETNICE as SETNICE,
+                       HOOK_SETIOPRIO as SETIOPRIO, HOOK_PRLIMIT as PRLIMIT,
+                       HOOK_SIGIO as SIGIO, MALFORMED, SECBIT_NOROOT, V1_TAG, V3_TAG)
+
 SCHED_HOOKS = (SETSCHEDULER, SETNICE, SETIOPRIO)
-DECISION_HOOKS = (EXEC, KILL) + SCHED_HOOKS      # 5, 6 never reach a decision map
-OP_HOOK = {"sched": SETSCHEDULER, "nice": SETNICE, "ioprio": SETIOPRIO}
+# the kill rule's other channels (SEMANTICS 3): events of kind "sched" with
+# these ops, decided by the kill rule
+CHANNEL_HOOKS = (PRLIMIT, SIGIO)
+# xattr, xattr_guard and integrity records never join the kernel's
+DECISION_HOOKS = (EXEC, KILL) + SCHED_HOOKS + CHANNEL_HOOKS
+OP_HOOK = {"sched": SETSCHEDULER, "nice": SETNICE, "ioprio": SETIOPRIO,
+           "prlimit": PRLIMIT, "sigio": SIGIO}
 KINDS = ("exec", "kill", "sched", "sigchld", "xinit")
 DECISION_MAPS = ("decisions", "kdecisions")
 
@@ -26,8 +36,9 @@ def hook_name(h):
 
 
 def kind_of_hook(h):
-    """exec, kill or sched: the family a shadow hook belongs to."""
-    return "sched" if h in SCHED_HOOKS else hook_name(h)
+    """exec, kill or sched: the family a shadow hook belongs to (prlimit and
+    SIGIO are calls of the sched kind, decided by the kill rule)."""
+    return "sched" if h in SCHED_HOOKS + CHANNEL_HOOKS else hook_name(h)
 
 
 def read_text(path, what):
@@ -250,6 +261,9 @@ class Windows:
         if hook in SCHED_HOOKS:  # an exec event's battery renices itself
             return rec["pid"] in pids and (ev["kind"] == "sched" or
                                            (ev["kind"] == "exec" and "bat_nice" in ev))
+        if hook in CHANNEL_HOOKS:  # a sched event's prlimit or SIGIO
+            return rec["pid"] in pids and ev["kind"] == "sched" and \
+                OP_HOOK.get(ev.get("op")) == hook
         return False
 
     def mismatches(self, what):

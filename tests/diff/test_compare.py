@@ -21,19 +21,15 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from battery import OPS as BATTERY  # noqa: E402
-from diffdata import HOOKS  # noqa: E402
+from diffdata import HOOKS, OP_HOOK as OPS, V1_TAG as V1  # noqa: E402
+from fcaps_abi import RECORD_FIELDS as FIELDS  # noqa: E402
 COMPARE = os.path.join(HERE, "compare.py")
 EXPECTED = os.path.join(HERE, "expected.txt")
 
 B = lambda cap: 1 << cap  # noqa: E731
 CHOWN, KILL, BIND, RAW, NICE = B(0), B(5), B(10), B(13), B(23)
 FULL = (2 << 40) - 1
-V1 = 0x19980330
 U = 1000
-FIELDS = ("seq hook pid target target_tgid sig ret form legacy nosuid dev ino tag uid euid suid "
-          "gid egid old_euid old_egid securebits secureexec setid unsafe explicit_cred same_userns "
-          "cap_in_target_ns fe fp fi pe pp pi pa old_pp bset target_pp").split()
-OPS = {"sched": 2, "nice": 3, "ioprio": 4}
 
 
 class Run:
@@ -102,7 +98,9 @@ class Run:
                           form=target_legacy, tag=V1 if target_legacy else 0, fe=tpp if
                           target_legacy else 0, fp=tpp if target_legacy else 0, **ids(tuid)))
         self.put(self.rec(hook=0, pid=s, pp=spp, pe=spe, **ids(suid)))
-        self.put(self.rec(hook=OPS[op] if op else 1, pid=s, target=t, target_tgid=t,
+        # prlimit's hook sees the target's credentials only: target 0
+        rt = 0 if op == "prlimit" else t
+        self.put(self.rec(hook=OPS[op] if op else 1, pid=s, target=rt, target_tgid=rt,
                           sig=0 if op else sig, ret=ret, pp=spp, pe=spe,
                           target_pp=tpp if call_tpp is None else call_tpp,
                           same_userns=same_userns, cap_in_target_ns=cap))
@@ -110,7 +108,9 @@ class Run:
         e = {"workload": self.W, "name": name, "kind": "sched" if op else "kill",
              "op": op or "kill", "sig": 0 if op else sig, "sender": s, "target": t,
              "target_tgid": t, "ret": 0 if ret == 0 else -1}
-        if ret:
+        if op == "sigio":      # the write succeeds; a refused SIGIO leaves the target
+            e.update(ret=0, target_alive=1 if ret else 0)
+        elif ret:
             e["errno"] = -ret
         e.update(ev or {})
         self.events.append(e)
@@ -189,6 +189,17 @@ def catalogue(run, at_mode="shadow", skip=(), only=None):
         ("sched: nice from a superset", dict(op="nice", spp=RAW | BIND, spe=RAW | BIND, tpp=RAW)),
         ("sched: sched with CAP_SYS_NICE", dict(op="sched", spp=NICE, spe=NICE, tpp=RAW, cap=1)),
         ("sched: ioprio denied", dict(op="ioprio", tpp=RAW, ret=-1)),
+    ] + [
+        # the kill rule's other channels, each of its branches
+        ("%s: %s" % (op, what), dict(kw, op=op)) for op in ("prlimit", "sigio")
+        for what, kw in (
+            ("superset allowed", dict(spp=RAW | BIND, spe=RAW | BIND, tpp=RAW)),
+            ("CAP_KILL allowed", dict(spp=KILL, spe=KILL, tpp=RAW, cap=1)),
+            ("empty pP denied", dict(tpp=RAW, ret=-1)),
+            ("other user namespace", dict(spp=RAW, spe=RAW, tpp=0, ret=-1, same_userns=0,
+                                          ev={"sender_userns": 1})),
+            ("kill=0 allowed", dict(tpp=RAW, ev={"kill_off": 1})))
+    ] + [
         # the kernel decides: the target got RAW by its exec; under BPF the
         # record of that exec predicts RAW but the live pP is 0
         ("signal: at", dict(tpp=RAW, target_legacy=1, ret=-1) if at_mode == "shadow" else
