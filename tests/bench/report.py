@@ -27,10 +27,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import progstats  # noqa: E402
 
 MODES = ["off", "kernel", "floor", "enforce-norec", "enforce-rec", "shadow", "shadow-join"]
-ORDER = ["exec_plain", "exec_v1", "kill0", "sigdeliver", "tgkill", "setprio",
-         "capable_loop", "capable_ceiling", "exec_policy_1", "exec_policy_10000", "exec_policy_1000000",
+ORDER = ["exec_plain", "exec_v1", "kill0", "kill0_capped", "sigdeliver", "tgkill", "setprio",
+         "rw", "openclose", "capable_loop", "capable_ceiling", "exec_policy_1", "exec_policy_10000", "exec_policy_1000000",
          "scan", "import_10k", "import", "diff_eps"]
-KILLS = ["kill0", "sigdeliver", "tgkill"]
+KILLS = ["kill0", "kill0_capped", "sigdeliver", "tgkill"]
 EXECS = ["exec_plain", "exec_v1"]
 TCG_NOTE = ("TCG exaggerates atomic operations and helper calls relative to native, "
             "so ratios, not absolute times, are what to read.")
@@ -44,7 +44,13 @@ DESCRIPTIONS = {
     "kill0": "kill(pid, 0) to a paused child of the same uid",
     "sigdeliver": "SIGUSR1 to a child in sigwaitinfo(), acknowledged through a pipe (round trip)",
     "tgkill": "tgkill() of a blocked SIGUSR2 to a sibling thread",
+    "kill0_capped": "kill0 from a copy of fcaps_bench with the v1 value 'cap_sys_admin+ep' "
+                    "to its child: sender and target carry ceilings in enforce modes",
     "setprio": "setpriority(PRIO_PROCESS, child, its nice value)",
+    "rw": "one byte written to a pipe and read back: the read()/write() path, "
+          "where fcaps has no program",
+    "openclose": "open(\"/dev/null\", O_WRONLY) + close(): the file_open hook, "
+                 "where the integrity programs look for the knobs that silence BPF",
     "capable_loop": "sethostname(current name): one capable(CAP_SYS_ADMIN) a call",
     "capable_ceiling": "capable_loop run by a copy of fcaps_bench with the v1 value "
                        "'cap_sys_admin+ep': in enforce modes its credentials carry a ceiling "

@@ -37,7 +37,7 @@ TREE_FILES=${BENCH_TREE_FILES:-100000}
 IMPORT_TIMEOUT=${BENCH_IMPORT_TIMEOUT:-60}
 DIFF_EVENTS=${BENCH_DIFF_EVENTS:-200}
 MODES=${BENCH_MODES:-off kernel floor enforce-norec enforce-rec shadow shadow-join}
-MICRO=${BENCH_MICRO:-exec_plain exec_v1 kill0 sigdeliver tgkill setprio capable_loop capable_ceiling}
+MICRO=${BENCH_MICRO:-exec_plain exec_v1 kill0 kill0_capped sigdeliver tgkill setprio rw openclose capable_loop capable_ceiling}
 POLICY_SIZES=${BENCH_POLICY_SIZES-1 10000 1000000}
 RATES=${BENCH_RATES:-1}
 B=/tmp/bench
@@ -111,8 +111,8 @@ file_of() {
 	esac
 }
 # what_of LABEL: the fcaps_bench benchmark a label runs; bin_of: by which copy
-what_of() { case $1 in capable_ceiling) echo capable_loop;; *) echo "$1";; esac; }
-bin_of() { case $1 in capable_ceiling) echo $B/bin/bench_capped;; *) echo fcaps_bench;; esac; }
+what_of() { case $1 in capable_ceiling) echo capable_loop;; kill0_capped) echo kill0;; *) echo "$1";; esac; }
+bin_of() { case $1 in capable_ceiling|kill0_capped) echo $B/bin/bench_capped;; *) echo fcaps_bench;; esac; }
 
 # Warm-up: an exec costs 17% fewer instructions after the first
 # `fcapsctl status` of a boot, in every mode and for good (not understood;

@@ -103,6 +103,11 @@
  *   same credentials: allowed", "tgkill to a sibling thread after emptying
  *   the sending thread's sets, kill=0: allowed", "root: tgkill to a
  *   sibling thread after emptying the sending thread's sets: EPERM"
+ * - other ways to signal: "prlimit on capped uid 1000: EPERM", "SIGIO to
+ *   capped uid 1000: dropped", against "prlimit on uncapped uid 1000:
+ *   allowed", "SIGIO to uncapped uid 1000: delivered", CAP_KILL, kill=0
+ *   and a sender in its own unshare -Ur; "prlimit on root: EPERM by the
+ *   uid check"
  * SEMANTICS 4, scheduling
  * - CAP_SYS_NICE in pP only: "setpriority with CAP_SYS_NICE in pP only:
  *   EPERM", "ioprio_set with CAP_SYS_NICE in pP only: EPERM"; in pE, per
@@ -470,7 +475,8 @@ struct pair_row {
 	uid_t tuid;
 	const char *sender;
 	uid_t suid;
-	const char *op;			/* NULL: kill with sig; else sched op */
+	const char *op;			/* NULL: kill with sig; else nice, sched, ioprio,
+					 * prlimit or sigio on the target */
 	int sig;
 	struct switches sw;
 	int want_errno;
@@ -589,6 +595,32 @@ static const struct pair_row pair_rows[] = {
 	  FC "plain", 0, FC "plain", U, NULL, SIGTERM, { .kill_off = 1 }, 0, .target_nested = 1 },
 	{ "setpriority on a target in a namespace uid 1000 owns under one root owns: EPERM",
 	  FC "plain", 0, FC "plain", U, "nice", 0, {}, EPERM, .target_nested = 1 },
+
+	/* SEMANTICS 3's other ways to signal: another's limits written with
+	 * prlimit (the target's credentials alone reach the hook), and SIGIO
+	 * aimed with F_SETOWN (the write succeeds; a refusal drops it) */
+	{ "prlimit on capped uid 1000: EPERM", FC "v1_raw_ep", U, FC "plain", U,
+	  "prlimit", 0, {}, EPERM },
+	{ "prlimit on uncapped uid 1000: allowed", FC "plain", U, FC "plain", U,
+	  "prlimit", 0, {}, 0 },
+	{ "prlimit with CAP_KILL: allowed", FC "v1_raw_ep", U, FC "v1_kill", U,
+	  "prlimit", 0, {}, 0 },
+	{ "prlimit on capped uid 1000, kill=0: allowed", FC "v1_raw_ep", U, FC "plain", U,
+	  "prlimit", 0, { .kill_off = 1 }, 0 },
+	{ "prlimit from inside unshare -Ur on uncapped uid 1000: EPERM", FC "plain", U,
+	  FC "plain", U, "prlimit", 0, {}, EPERM, .sender_userns = 1 },
+	{ "prlimit on root: EPERM by the uid check", FC "plain", 0, FC "plain", U,
+	  "prlimit", 0, { .kill_off = 1 }, EPERM, 1 },
+	{ "SIGIO to capped uid 1000: dropped", FC "v1_raw_ep", U, FC "plain", U,
+	  "sigio", 0, {}, EPERM },
+	{ "SIGIO to uncapped uid 1000: delivered", FC "plain", U, FC "plain", U,
+	  "sigio", 0, {}, 0 },
+	{ "SIGIO with CAP_KILL: delivered", FC "v1_raw_ep", U, FC "v1_kill", U,
+	  "sigio", 0, {}, 0 },
+	{ "SIGIO to capped uid 1000, kill=0: delivered", FC "v1_raw_ep", U, FC "plain", U,
+	  "sigio", 0, { .kill_off = 1 }, 0 },
+	{ "SIGIO aimed from inside unshare -Ur at uncapped uid 1000: dropped", FC "plain", U,
+	  FC "plain", U, "sigio", 0, {}, EPERM, .sender_userns = 1 },
 
 	/* process groups: the hook decides per member */
 	{ "kill(-pgid), a capped and an uncapped member: 0, the capped one survives",

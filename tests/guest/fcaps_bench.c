@@ -17,6 +17,8 @@
  *         tgkill       tgkill() of a blocked SIGUSR2 to a sibling thread
  *         setprio      setpriority(PRIO_PROCESS, child, its own nice value)
  *         capable_loop sethostname(current name): a capable() per call
+ *         rw           one byte written to a pipe and read back
+ *         openclose    open("/dev/null", O_WRONLY) and close()
  *   fcaps_bench calibrate SECONDS WHAT [FILE]
  *       print the ITERS that makes one batch of WHAT take about SECONDS
  *   fcaps_bench mkexit FILE
@@ -212,6 +214,48 @@ static __u64 bench_kill0(long *iters, const char *file)
 	return t;
 }
 
+/* One byte written to a pipe and read back: two file_permission() calls
+ * (the hook fcaps keeps off), the cost any read()/write() loop pays */
+static __u64 bench_rw(long *iters, const char *file)
+{
+	int p[2];
+	char c = 'x';
+	__u64 t;
+
+	(void)file;
+	if (pipe(p))
+		die("pipe");
+	for (long i = 0; i < *iters / 10 + 1; i++)
+		if (write(p[1], &c, 1) != 1 || read(p[0], &c, 1) != 1)
+			die("pipe round trip");
+	t = TIMED(iters, 15, if (write(p[1], &c, 1) != 1 || read(p[0], &c, 1) != 1)
+			die("pipe round trip"));
+	close(p[0]);
+	close(p[1]);
+	return t;
+}
+
+/* open() and close() of /dev/null for writing: the file_open hook, where
+ * the integrity programs look for the knobs that silence BPF */
+static __u64 bench_openclose(long *iters, const char *file)
+{
+	__u64 t;
+	int fd;
+
+	(void)file;
+	for (long i = 0; i < *iters / 10 + 1; i++) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd < 0)
+			die("open /dev/null");
+		close(fd);
+	}
+	t = TIMED(iters, 3, fd = open("/dev/null", O_WRONLY);
+		  if (fd < 0)
+			  die("open /dev/null");
+		  close(fd));
+	return t;
+}
+
 static __u64 bench_sigdeliver(long *iters, const char *file)
 {
 	sigset_t set, old;
@@ -345,6 +389,8 @@ static const struct {
 	{ "tgkill", bench_tgkill },
 	{ "setprio", bench_setprio },
 	{ "capable_loop", bench_capable },
+	{ "rw", bench_rw },
+	{ "openclose", bench_openclose },
 };
 
 static __u64 (*find_bench(const char *name))(long *, const char *)

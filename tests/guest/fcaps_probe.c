@@ -6,7 +6,9 @@
  *   pause             status, then wait for signals
  *   kill PID SIG      send SIG to PID (a negative PID: a process group):
  *                     kill=0 or kill=-1 errno=N
- *   sched PID OP      OP nice|sched|ioprio on PID: sched=0 or -1 errno=N
+ *   sched PID OP      OP nice|sched|ioprio|prlimit|sigio on PID: sched=0 or
+ *                     -1 errno=N (prlimit: write its RLIMIT_NOFILE; sigio:
+ *                     F_SETOWN to it on a pipe, then write the pipe)
  *   sigchld           drop all caps in a child that signals us, then exits
  *   xinit FILE        run FILE pause as a child, then SIGTERM it
  *   thread SIG drop|keep
@@ -259,6 +261,29 @@ static int do_xinit(const char *file)
 	return 0;
 }
 
+/* prlimit(2) writing @pid's RLIMIT_NOFILE with the value it has: what
+ * decides is the write, not the value */
+static int set_limit(pid_t pid)
+{
+	struct rlimit r;
+
+	if (prlimit(pid, RLIMIT_NOFILE, NULL, &r))
+		return -1;
+	return prlimit(pid, RLIMIT_NOFILE, &r, NULL);
+}
+
+/* SIGIO aimed at @pid with F_SETOWN on a pipe, raised by a write: the
+ * write succeeds whether the kernel delivers it or not (the target, which
+ * does not catch SIGIO, dies of it if it does) */
+static int aim_sigio(pid_t pid)
+{
+	int p[2];
+
+	if (pipe(p) || fcntl(p[0], F_SETOWN, pid) || fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK))
+		return -1;
+	return write(p[1], "x", 1) == 1 ? 0 : -1;
+}
+
 static int do_sched(pid_t pid, const char *op)
 {
 	struct sched_param sp = { 0 };
@@ -269,6 +294,10 @@ static int do_sched(pid_t pid, const char *op)
 		report("sched", sched_setscheduler(pid, SCHED_BATCH, &sp));
 	else if (!strcmp(op, "ioprio"))	/* IOPRIO_CLASS_BE, level 4 */
 		report("sched", (int)syscall(SYS_ioprio_set, 1, pid, (2 << 13) | 4));
+	else if (!strcmp(op, "prlimit"))
+		report("sched", set_limit(pid));
+	else if (!strcmp(op, "sigio"))
+		report("sched", aim_sigio(pid));
 	else
 		return 2;
 	return 0;

@@ -214,7 +214,9 @@ static void check_bpf_record(const struct pair_row *r, const char *what, pid_t s
 			     int want_errno, __u64 spp, __u64 tpp)
 {
 	__u32 hook = !r->op ? FCAPS_HOOK_KILL : !strcmp(r->op, "nice") ? FCAPS_HOOK_SETNICE :
-		     !strcmp(r->op, "sched") ? FCAPS_HOOK_SETSCHEDULER : FCAPS_HOOK_SETIOPRIO;
+		     !strcmp(r->op, "sched") ? FCAPS_HOOK_SETSCHEDULER :
+		     !strcmp(r->op, "prlimit") ? FCAPS_HOOK_PRLIMIT :
+		     !strcmp(r->op, "sigio") ? FCAPS_HOOK_SIGIO : FCAPS_HOOK_SETIOPRIO;
 	struct fcaps_decision d = {};
 	int found, ok;
 
@@ -241,7 +243,9 @@ static void check_bpf_pair(const struct pair_row *r, const struct pair_out *o)
 	__u64 spp = actor_pp(r->sender, r->suid, r->sender_userns);
 
 	if (!r->group) {
-		check_bpf_record(r, "", o->sender, o->target, r->want_errno, spp,
+		/* prlimit's hook sees the target's credentials, not the task */
+		check_bpf_record(r, "", o->sender,
+				 r->op && !strcmp(r->op, "prlimit") ? 0 : o->target, r->want_errno, spp,
 				 actor_pp(r->target, r->tuid, r->target_userns || r->target_nested));
 		return;
 	}
@@ -295,8 +299,14 @@ static void run_pair(const struct pair_row *r, pid_t *sender_pid, pid_t *target_
 		*target_pid = o.target;
 		*sender_pid = o.sender;
 	}
-	ok = has_field(o.sender_out, r->op ? "sched" : "kill") &&
-	     o.ret == (r->want_errno ? -1 : 0) && (!r->want_errno || o.err == r->want_errno);
+	if (r->op && !strcmp(r->op, "sigio"))
+		/* the write succeeds: the refusal drops the signal */
+		ok = has_field(o.sender_out, "sched") && !o.ret &&
+		     o.target_alive == !!r->want_errno;
+	else
+		ok = has_field(o.sender_out, r->op ? "sched" : "kill") &&
+		     o.ret == (r->want_errno ? -1 : 0) &&
+		     (!r->want_errno || o.err == r->want_errno);
 	if (r->group)
 		ok = ok && o.target_alive == r->want_target_alive &&
 		     o.member_alive == r->want_member_alive;

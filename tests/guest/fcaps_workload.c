@@ -324,6 +324,8 @@ static void run_pair(const char *name, const char *focus, const struct pair_row 
 	if (r->group) {
 		json_num("target_alive", o.target_alive);
 		json_num("member_alive", o.member_alive);
+	} else if (o.target_alive >= 0) {
+		json_num("target_alive", o.target_alive);
 	}
 	json_fields(o.sender_out, "sender_", creds_keys);
 	json_fields(o.target_status, "target_", creds_keys);
@@ -638,6 +640,12 @@ static int userns_ok(const char *file, uid_t uid)
 	return uid || !strcmp(file, FC "plain");
 }
 
+/* Is a pair row's call decided by the kill rule (a signal, prlimit, SIGIO)? */
+static int kill_rule(const char *op)
+{
+	return !op || !strcmp(op, "prlimit") || !strcmp(op, "sigio");
+}
+
 static void gen_pair(struct rand_event *e, int kind)
 {
 	static const char *const kill_focuses[] = {
@@ -649,7 +657,10 @@ static void gen_pair(struct rand_event *e, int kind)
 		"free", "free", "free", "free", "free", "free", "pp-only", "pp-only",
 		"sender-userns", "sender-userns", "target-userns", "target-userns",
 	};
-	static const char *const ops[] = { "nice", "sched", "ioprio" };
+	/* prlimit and sigio: the kill rule's other ways to signal, whose five
+	 * branches each need their share */
+	static const char *const ops[] = { "nice", "sched", "ioprio", "prlimit", "prlimit",
+					   "sigio", "sigio" };
 	static const int sigs[] = { SIGTERM, SIGCONT, SIGUSR1, 0 };
 	struct pair_row *r = &e->r;
 	const char *focus;
@@ -674,6 +685,12 @@ static void gen_pair(struct rand_event *e, int kind)
 	} else {
 		focus = PICK(sched_focuses);
 		r->op = PICK(ops);
+		/* the kill switch and the namespaces decide the channels too */
+		if (kill_rule(r->op)) {
+			r->sw.kill_off = rnd(5) == 0;
+			if (!strcmp(focus, "free") && rnd(6) == 0)
+				focus = "sender-userns";
+		}
 	}
 	e->focus = focus;
 	if (!strcmp(focus, "free")) {
@@ -684,7 +701,7 @@ static void gen_pair(struct rand_event *e, int kind)
 	} else if (!strcmp(focus, "pp-only")) {
 		r->pp_only = 1;
 		if (rnd(3))
-			r->sender = r->op ? FC "v1_nice" : FC "v1_kill";
+			r->sender = kill_rule(r->op) ? FC "v1_kill" : FC "v1_nice";
 		r->suid = any_uid(4);
 		if (rnd(4))
 			r->target = PICK(capped_actors);

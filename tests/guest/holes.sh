@@ -218,6 +218,19 @@ sync)
 		"0 0 2199023255551 2199023255551 0" recx_of decisions runas 1000 unshare -r $H/nssuid status
 	check_out "... as the kernel decides" "0 0 2199023255551 2199023255551 0" \
 		recx_of kdecisions runas 1000 unshare -r $H/nssuid status
+	# a 6.1 v3 value (rootid 1000) read through an overlay that uid 1000's
+	# namespace mounted: the rootid is the layer's, as the overlay's read
+	# converts it there and back; root under SECURE_NOROOT gets the sets
+	mkdir -p $H/ul $H/uu $H/uw $H/uo && cp /usr/local/bin/fcaps_probe $H/ul/v3 &&
+		chown -R 1000:1000 $H/ul $H/uu $H/uw $H/uo
+	runas 1000 unshare -r setfattr -n security.capability -v $V2 $H/ul/v3
+	ovl_exec() {
+		runas 1000 unshare -rm sh -c "mount -t overlay o -o lowerdir=$H/ul,upperdir=$H/uu,workdir=$H/uw $H/uo &&
+			/usr/local/bin/fcaps_probe --securebits 1 exec $H/uo/v3 status"
+	}
+	check_out "a v3 value through an overlay mounted in a user namespace: its sets there (BPF)" \
+		"0 0 8192 8192 0" recx_of decisions ovl_exec
+	check_out "... as the kernel decides" "0 0 8192 8192 0" recx_of kdecisions ovl_exec
 	# inode reuse on ext4: a deleted capped file's number goes to a new file
 	cp /usr/local/bin/fcaps_probe /mnt/reuse && fcapsctl setcap /mnt/reuse 'cap_net_raw+ep'
 	ino=$(stat -c %i /mnt/reuse)

@@ -318,6 +318,9 @@ void run_pair_spec(const struct pair_spec *s, struct pair_out *o)
 		o->target_alive = !killed_by(reap_status(o->target), s->sig);
 		o->member_alive = !killed_by(reap_status(o->member), s->sig);
 		close(mfd);
+	} else if (s->op && !strcmp(s->op, "sigio")) {
+		/* the write succeeds either way: delivery is the decision */
+		o->target_alive = !killed_by(reap_status(o->target), SIGIO);
 	} else {
 		reap(o->target);
 	}

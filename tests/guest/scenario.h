@@ -65,7 +65,7 @@ void actor_by_ambient(struct actor *a, const char *plain, __u64 fe, __u64 fp);
  * @member in the target's process group; wait until each has reported its
  * credentials; run "@sender kill|sched PID ARG" (PID is -pgid for a
  * group); then kill the targets. @op is NULL for a signal (ARG is @sig) or
- * nice|sched|ioprio.
+ * nice|sched|ioprio|prlimit|sigio.
  */
 struct pair_spec {
 	struct actor target, member, sender;
@@ -77,7 +77,7 @@ struct pair_spec {
 struct pair_out {
 	pid_t target, member, sender;
 	int ret, err;			/* the sender's call: 0, or -1 and errno */
-	int target_alive, member_alive;	/* group: after the signal; else -1 */
+	int target_alive, member_alive;	/* group, sigio: after the signal; else -1 */
 	char target_status[512], member_status[512], sender_out[1024];
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * mkvalues DIR: write each test value of fcaps_values.h, the long ones
- * included, to DIR/NAME and print "NAME MODE" (octal, the file's mode on
+ * mkvalues DIR: write each test value of fcaps_values.h, the long and odd
+ * ones included, to DIR/NAME and print "NAME MODE" (octal, the file's mode on
  * the image) per value.
  */
 #include <stdio.h>
@@ -15,8 +15,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: mkvalues DIR\n");
 		return 2;
 	}
-	for (size_t i = 0; i < FCAPS_TEST_NVALUES; i++) {
-		const struct fcaps_test_value *v = &fcaps_test_values[i];
+	for (size_t i = 0; i < FCAPS_TEST_NVALUES + FCAPS_TEST_NODD; i++) {
+		const struct fcaps_test_value *v = i < FCAPS_TEST_NVALUES ? &fcaps_test_values[i] :
+						   &fcaps_test_odd_values[i - FCAPS_TEST_NVALUES];
 		FILE *f;
 
 		snprintf(path, sizeof(path), "%s/%s", argv[1], v->name);

@@ -1,0 +1,44 @@
+#!/bin/sh
+# channels.sh kernel|bpf: SEMANTICS 3's other ways to signal follow the kill
+# rule: prlimit(2) writing another process's limits, and SIGIO aimed with
+# F_SETOWN. The target holds a capability its uid 1000 sender lacks.
+#   kernel  patched kernel, its rules on: uid 1000 runs a legacy-capped file
+#   bpf     stock kernel, BPF enforcing: uid 1000 runs a 6.1 v2 file (the
+#           capability is 6.1's to grant; BPF decides the rule)
+. /fcaps/tests/lib.sh
+mode=$1
+H=/tmp/ch
+mkdir -p $H
+T=/usr/local/bin/fcaps_tamper
+cp /usr/local/bin/fcaps_probe $H/target
+case "$mode" in
+kernel) fcapsctl setcap $H/target 'cap_net_raw+ep'; sw=kernel.fcaps.kill ;;
+bpf)	setfattr -n security.capability -v 0x0100000200200000000000000000000000000000 $H/target
+	fcapsctl load --mode enforce >/dev/null; sw= ;;
+*) echo "usage: channels.sh kernel|bpf" >&2; exit 2 ;;
+esac
+kill_switch() { if [ -n "$sw" ]; then sysctl -qw $sw=$1; else fcapsctl set kill=$1; fi; }
+
+# start TARGET as uid 1000; its pid in $t
+start() { runas 1000 $1 pause > /dev/null & t=$!; sleep 0.3; }
+stop() { kill -9 $t 2>/dev/null; wait $t 2>/dev/null; }
+
+start $H/target
+check_out "the target holds cap_net_raw" "0x2000" sh -c "grep CapPrm /proc/$t/status | sed 's/.*\t0*/0x/'"
+check_out "uid 1000 cannot kill it (the rule)" "-1" sh -c "runas 1000 /usr/local/bin/fcaps_probe kill $t 9 | sed -n 's/^kill=\([-0-9]*\).*/\1/p'"
+check_out "uid 1000 lowers its RLIMIT_NOFILE: EPERM" "prlimit: EPERM" runas 1000 $T prlimit $t
+check_out "uid 1000 reads its limits: allowed" "prlimit-read: ok" runas 1000 $T prlimit-read $t
+check_out "uid 1000 aims SIGKILL at it with F_SETOWN: dropped" "sigio: dropped" runas 1000 $T sigio $t 9
+stop
+start /usr/local/bin/fcaps_probe
+check_out "an uncapped uid 1000 target: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t
+check_out "... and its SIGIO delivered" "sigio: delivered" runas 1000 $T sigio $t 9
+stop
+kill_switch 0
+start $H/target
+check_out "kill=0: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t
+check_out "kill=0: SIGIO delivered" "sigio: delivered" runas 1000 $T sigio $t 9
+stop
+kill_switch 1
+[ "$mode" = bpf ] && fcapsctl unload >/dev/null
+finish

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fcaps_tamper [--nocaps] OP ARG...: one attempt on the state of BPF
+ * enforcement or on another process, by whoever runs it (a capped root
+ * runs a capped copy; --nocaps empties every capability set first, as a
+ * root that dropped them), for the guest tests of SEMANTICS 3 and 7. Prints "OP: ok" or
+ * "OP: ERRNO" (the name) for the step that decides, and exits 0; 2 for a
+ * usage error, 3 when the setup around the attempt failed.
+ *
+ *   map-read PIN          read slot 0 of an array map
+ *   map-update PIN        rewrite slot 0 of an array map with its own value
+ *   map-delete PIN        delete an absent key of a hash map (ENOENT if let)
+ *   map-freeze PIN        freeze a map
+ *   mmap-write PIN        map an mmapable map writable (nothing written)
+ *   mprotect PIN          map it read-only, then ask for PROT_WRITE
+ *   prog-get PIN          a descriptor of a pinned program
+ *   prog-load             load a socket filter of our own
+ *   prog-with-map PIN     load a socket filter that refers to the map PIN
+ *   map-of-maps PIN       create an array of maps shaped after PIN
+ *   link-detach PIN       detach a pinned link
+ *   link-update PIN       update a pinned link to a program of our own
+ *   write FILE TEXT       open FILE for writing and write TEXT
+ *   modreq                ask the kernel for a module (a socket of a family
+ *                         it lacks), which runs kernel.modprobe
+ *   prlimit PID           lower PID's RLIMIT_NOFILE soft limit by one
+ *   prlimit-read PID      read PID's RLIMIT_NOFILE
+ *   sigio PID SIG         aim SIG at PID with F_SETOWN on a pipe, write it:
+ *                         "delivered" if PID died of it, else "dropped"
+ *   trace PID             trace PID (PTRACE_SEIZE) until it exits, passing
+ *                         its signals on
+ *   traceme PROG ARG...   fork; the child execs PROG ARG..., which calls
+ *                         PTRACE_TRACEME (traceme-self): the child's result
+ *   traceme-self          PTRACE_TRACEME; exit 0, or 100 + errno
+ *   send-fd SOCK PIN      (uncapped) pass the map PIN over unix socket SOCK
+ *   recv-fd SOCK          receive a descriptor on SOCK, then load a program
+ *                         that refers to it (prog-with-map by descriptor)
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <linux/capability.h>
+#include <sys/ptrace.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+static const char *op;
+
+static int result(int err)
+{
+	printf("%s: %s\n", op, err ? strerrorname_np(err) : "ok");
+	return 0;
+}
+
+static int setup_failed(const char *what)
+{
+	fprintf(stderr, "fcaps_tamper %s: %s: %s\n", op, what, strerror(errno));
+	return 3;
+}
+
+static int pinned(const char *path)
+{
+	int fd = bpf_obj_get(path);
+
+	if (fd < 0)
+		exit(result(errno));
+	return fd;
+}
+
+static int map_info(int fd, struct bpf_map_info *info)
+{
+	__u32 len = sizeof(*info);
+
+	memset(info, 0, sizeof(*info));
+	return bpf_obj_get_info_by_fd(fd, info, &len);
+}
+
+static int map_update(const char *pin)
+{
+	struct bpf_map_info info;
+	int fd = pinned(pin);
+	__u32 zero = 0;
+	void *value;
+
+	if (map_info(fd, &info) || !(value = calloc(1, info.value_size)))
+		return setup_failed("map info");
+	if (bpf_map_lookup_elem(fd, &zero, value))
+		return setup_failed("reading slot 0");
+	return result(bpf_map_update_elem(fd, &zero, value, BPF_ANY) ? errno : 0);
+}
+
+static int map_read(const char *pin)
+{
+	struct bpf_map_info info;
+	int fd = pinned(pin);
+	__u32 zero = 0;
+	void *value;
+
+	if (map_info(fd, &info) || !(value = calloc(1, info.value_size)))
+		return setup_failed("map info");
+	return result(bpf_map_lookup_elem(fd, &zero, value) ? errno : 0);
+}
+
+static int map_delete(const char *pin)
+{
+	struct bpf_map_info info;
+	int fd = pinned(pin);
+	void *key;
+
+	if (map_info(fd, &info) || !(key = calloc(1, info.key_size)))
+		return setup_failed("map info");
+	memset(key, 0xff, info.key_size);
+	return result(bpf_map_delete_elem(fd, key) ? errno : 0);
+}
+
+static int map_mmap(const char *pin, int later)
+{
+	struct bpf_map_info info;
+	int fd = pinned(pin);
+	size_t len;
+	void *p;
+
+	if (map_info(fd, &info))
+		return setup_failed("map info");
+	len = (size_t)info.value_size * info.max_entries;
+	len = (len + 4095) & ~4095UL;
+	p = mmap(NULL, len, PROT_READ | (later ? 0 : PROT_WRITE), MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return later ? setup_failed("mmap read-only") : result(errno);
+	if (later)
+		return result(mprotect(p, len, PROT_READ | PROT_WRITE) ? errno : 0);
+	munmap(p, len);
+	return result(0);
+}
+
+/* A socket filter that loads @map_fd's address and returns 0 */
+static int load_with_map(int map_fd)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = 1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map_fd },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "tamper", "GPL", insns, 4, NULL);
+
+	return result(fd < 0 ? errno : 0);
+}
+
+static int prog_load(void)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "tamper", "GPL", insns, 2, NULL);
+
+	return result(fd < 0 ? errno : 0);
+}
+
+static int map_of_maps(const char *pin)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .inner_map_fd = pinned(pin));
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY_OF_MAPS, "tamper", 4, 4, 1, &opts);
+
+	return result(fd < 0 ? errno : 0);
+}
+
+static int link_op(const char *pin, int update)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd = pinned(pin), prog;
+
+	if (!update)
+		return result(bpf_link_detach(fd) ? errno : 0);
+	prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "tamper", "GPL", insns, 2, NULL);
+	if (prog < 0)
+		return setup_failed("loading a program to update the link to");
+	return result(bpf_link_update(fd, prog, NULL) ? errno : 0);
+}
+
+static int write_file(const char *file, const char *text)
+{
+	int fd = open(file, O_WRONLY);
+
+	if (fd < 0)
+		return result(errno);
+	return result(write(fd, text, strlen(text)) < 0 ? errno : 0);
+}
+
+static int lower_limit(pid_t pid, int write)
+{
+	struct rlimit old, new;
+
+	if (prlimit(pid, RLIMIT_NOFILE, NULL, &old))
+		return write ? setup_failed("reading the limit") : result(errno);
+	if (!write)
+		return result(0);
+	new = old;
+	if (new.rlim_cur > 1)
+		new.rlim_cur--;
+	return result(prlimit(pid, RLIMIT_NOFILE, &new, NULL) ? errno : 0);
+}
+
+/* Is @pid gone or a zombie? */
+static int dead(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+	fclose(f);
+	return p && p[1] && p[2] == 'Z';
+}
+
+/* SIG aimed at @pid by F_SETOWN on a pipe, raised by a write: whether it
+ * arrived ("delivered", SIGKILL asked for) or not ("dropped") */
+static int sigio(pid_t pid, int sig)
+{
+	int p[2];
+
+	if (pipe(p) || fcntl(p[0], F_SETOWN, pid) || fcntl(p[0], F_SETSIG, sig) ||
+	    fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK))
+		return setup_failed("the pipe's owner");
+	if (write(p[1], "x", 1) != 1)
+		return setup_failed("writing the pipe");
+	for (int i = 0; i < 20 && !dead(pid); i++)
+		usleep(50000);
+	printf("%s: %s\n", op, dead(pid) ? "delivered" : "dropped");
+	return 0;
+}
+
+static int trace(pid_t pid)
+{
+	int status, sig;
+
+	if (ptrace(PTRACE_SEIZE, pid, NULL, NULL))
+		return result(errno);
+	while (waitpid(pid, &status, __WALL) == pid && WIFSTOPPED(status)) {
+		sig = WSTOPSIG(status);
+		ptrace(PTRACE_CONT, pid, NULL, (void *)(long)(sig == SIGTRAP ? 0 : sig));
+	}
+	return result(0);
+}
+
+/* fork; the child execs @argv, which is to call PTRACE_TRACEME itself
+ * (traceme-self): the result is what the child's call got */
+static int traceme(char **argv)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child < 0)
+		return setup_failed("fork");
+	if (!child) {
+		execv(argv[0], argv);
+		_exit(99);
+	}
+	while (waitpid(child, &status, 0) == child && WIFSTOPPED(status))
+		ptrace(PTRACE_DETACH, child, NULL, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) == 99)
+		return setup_failed("the child");
+	return result(WEXITSTATUS(status) > 100 ? WEXITSTATUS(status) - 100 : 0);
+}
+
+static int unix_socket(const char *path, int listen_side)
+{
+	struct sockaddr_un a = { .sun_family = AF_UNIX };
+	int s = socket(AF_UNIX, SOCK_STREAM, 0), c;
+
+	snprintf(a.sun_path, sizeof(a.sun_path), "%s", path);
+	if (s < 0)
+		return -1;
+	if (!listen_side)
+		return connect(s, (struct sockaddr *)&a, sizeof(a)) ? -1 : s;
+	unlink(path);
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) || listen(s, 1))
+		return -1;
+	puts("listening");
+	fflush(stdout);
+	c = accept(s, NULL, NULL);
+	close(s);
+	return c;
+}
+
+static int send_fd(const char *sock, const char *pin)
+{
+	char byte = 'x', cbuf[CMSG_SPACE(sizeof(int))] = {};
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&m);
+	int fd = pinned(pin), s = unix_socket(sock, 0);
+
+	if (s < 0)
+		return setup_failed("connecting");
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return result(sendmsg(s, &m, 0) < 0 ? errno : 0);
+}
+
+static int recv_fd(const char *sock)
+{
+	char byte, cbuf[CMSG_SPACE(sizeof(int))] = {};
+	struct iovec iov = { &byte, 1 };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cbuf,
+			    .msg_controllen = sizeof(cbuf) };
+	struct cmsghdr *c;
+	int s = unix_socket(sock, 1), fd;
+
+	if (s < 0 || recvmsg(s, &m, 0) < 0)
+		return setup_failed("receiving");
+	c = CMSG_FIRSTHDR(&m);
+	if (!c || c->cmsg_type != SCM_RIGHTS)
+		return result(m.msg_flags & MSG_CTRUNC ? EPERM : ENOENT);
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return load_with_map(fd);
+}
+
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+
+	return syscall(SYS_capset, &hdr, d);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--nocaps")) {
+		if (drop_caps()) {
+			perror("fcaps_tamper: capset");
+			return 3;
+		}
+		argv++;
+		argc--;
+	}
+	if (argc < 2)
+		goto usage;
+	op = argv[1];
+	if (!strcmp(op, "prog-load"))
+		return prog_load();
+	if (!strcmp(op, "traceme-self"))
+		return ptrace(PTRACE_TRACEME, 0, NULL, NULL) ? 100 + errno : 0;
+	/* AF_VSOCK, not built: request_module("net-pf-40") */
+	if (!strcmp(op, "modreq"))
+		return result(socket(40, SOCK_STREAM, 0) < 0 ? errno : 0);
+	if (argc < 3)
+		goto usage;
+	if (!strcmp(op, "map-read"))
+		return map_read(argv[2]);
+	if (!strcmp(op, "map-update"))
+		return map_update(argv[2]);
+	if (!strcmp(op, "map-delete"))
+		return map_delete(argv[2]);
+	if (!strcmp(op, "map-freeze"))
+		return result(bpf_map_freeze(pinned(argv[2])) ? errno : 0);
+	if (!strcmp(op, "mmap-write") || !strcmp(op, "mprotect"))
+		return map_mmap(argv[2], !strcmp(op, "mprotect"));
+	if (!strcmp(op, "prog-get")) {
+		pinned(argv[2]);
+		return result(0);
+	}
+	if (!strcmp(op, "prog-with-map"))
+		return load_with_map(pinned(argv[2]));
+	if (!strcmp(op, "map-of-maps"))
+		return map_of_maps(argv[2]);
+	if (!strcmp(op, "link-detach") || !strcmp(op, "link-update"))
+		return link_op(argv[2], !strcmp(op, "link-update"));
+	if (!strcmp(op, "write") && argc == 4)
+		return write_file(argv[2], argv[3]);
+	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read"))
+		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit"));
+	if (!strcmp(op, "sigio") && argc == 4)
+		return sigio(atoi(argv[2]), atoi(argv[3]));
+	if (!strcmp(op, "traceme"))
+		return traceme(argv + 2);
+	if (!strcmp(op, "trace"))
+		return trace(atoi(argv[2]));
+	if (!strcmp(op, "send-fd") && argc == 4)
+		return send_fd(argv[2], argv[3]);
+	if (!strcmp(op, "recv-fd"))
+		return recv_fd(argv[2]);
+usage:
+	fprintf(stderr, "usage: fcaps_tamper OP ARG... (see the source's head)\n");
+	return 2;
+}
