@@ -24,13 +24,6 @@
 #define CAP_SETPCAP 8
 #define CAP_SYS_RAWIO 17
 
-static __always_inline int enforcing(void)
-{
-	struct fcaps_config *cfg = fcaps_config();
-
-	return cfg && cfg->mode == FCAPS_MODE_ENFORCE;
-}
-
 /* A copy of capped credentials is capped; refuse the copy otherwise. */
 SEC("lsm/cred_prepare")
 int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
@@ -41,10 +34,7 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 
 	if (ret)
 		return ret;
-	c = ceiling_of(okey);
-#ifdef FCAPS_PLANT_NO_COPY	/* planted bug: copies are not capped */
-	c = NULL;
-#endif
+	c = fcaps_plant(NO_COPY) ? NULL : ceiling_of(okey);
 	if (!c) {
 		/* nothing left at this address may cap the new credentials
 		 * (there is nearly never one: the bucket says so first) */
@@ -99,10 +89,7 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 
 	if (ret)
 		return ret;
-	c = ceiling_of(ceiling_key(new));
-#ifdef FCAPS_PLANT_NO_CAPSET	/* planted bug: capset leaves the ceiling */
-	c = NULL;
-#endif
+	c = fcaps_plant(NO_CAPSET) ? NULL : ceiling_of(ceiling_key(new));
 	if (!c)
 		return 0;
 	if ((fcaps_cap64(*inheritable) & ~(fcaps_cap64(old->cap_inheritable) |
@@ -135,7 +122,7 @@ int BPF_PROG(fcaps_ceiling_prctl, int option, unsigned long arg2, unsigned long 
 	if (!c || !enforcing())
 		return 0;
 	if (option == PR_CAP_AMBIENT && arg2 == PR_CAP_AMBIENT_RAISE && arg3 <= FCAPS_LAST_CAP) {
-		if (!((c->pp >> arg3) & 1))
+		if (!((c->pp >> arg3) & 1) && !fcaps_plant(AMBIENT_LIVE))
 			return -EPERM;
 		/*
 		 * The kernel path's pA now holds it (if cap_task_prctl() lets
@@ -267,10 +254,7 @@ int BPF_PROG(fcaps_ceiling_mmap_addr, unsigned long addr, int ret)
 		min = ~0UL;	/* fail closed: every address is low */
 	if (addr >= min)
 		return 0;
-	c = ceiling_of(key);
-#ifdef FCAPS_PLANT_NO_MMAP_ADDR	/* planted bug: page 0 left to the live pE */
-	c = NULL;
-#endif
+	c = fcaps_plant(NO_MMAP_ADDR) ? NULL : ceiling_of(key);
 	if (!c || !enforcing() || (c->pe >> CAP_SYS_RAWIO) & 1)
 		return 0;
 	return -EPERM;
@@ -297,7 +281,8 @@ int BPF_PROG(fcaps_ceiling_ptrace, struct task_struct *child, unsigned int mode,
 	if (!c || !enforcing() || tcred->user_ns != cred->user_ns)
 		return 0;
 	eff = fcaps_cap64(cred->cap_effective) & c->pe;
-	mine = mode & PTRACE_MODE_FSCREDS ? eff : fcaps_cap64(cred->cap_permitted) & c->pp;
+	mine = mode & PTRACE_MODE_FSCREDS ? eff : fcaps_cap64(cred->cap_permitted) &
+	       (fcaps_plant(PTRACE_LIVE) ? ~0ULL : c->pp);
 	/* a capped tracee's pP on the kernel path is its capped one */
 	theirs = fcaps_cap64(tcred->cap_permitted);
 	tc = ceiling_of(ceiling_key(tcred));

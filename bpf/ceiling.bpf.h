@@ -13,6 +13,14 @@
 #define ENOMEM 12
 #define EEXIST 17
 
+/* ceilings cap only in enforce mode */
+static __always_inline int enforcing(void)
+{
+	struct fcaps_config *cfg = fcaps_config();
+
+	return cfg && cfg->mode == FCAPS_MODE_ENFORCE;
+}
+
 /* Insert @key's ceiling, counted first; 0 or the map's error */
 static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling *c)
 {
@@ -71,10 +79,7 @@ static __always_inline int ceiling_exec(const struct cred *new, __u64 key,
 			ceiling_drop(key);
 		return 0;
 	}
-	c.pe = d->pe;
-#ifdef FCAPS_PLANT_CEILING_PP	/* planted bug: the ceiling is pP, not pE */
-	c.pe = d->pp;
-#endif
+	c.pe = fcaps_plant(CEILING_PP) ? d->pp : d->pe;
 	c.pp = d->pp;
 	c.pa = d->pa;
 	return ceiling_set(key, &c);

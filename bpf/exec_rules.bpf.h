@@ -67,14 +67,11 @@ static __always_inline void legacy_rules(struct linux_binprm *bprm,
 	d->pp = (f->permitted & d->bset) | (f->inheritable & d->pi);
 	downgrade(bprm, task, old, o, d);
 	/* root: the namespace's, as 6.1 measures it (make_kuid(ns, 0)) */
-	root = fcaps_ns_root(old->user_ns);
-#ifdef FCAPS_PLANT_IGNORE_FE
-	d->pe = d->pp;
-#else
-	d->pe = d->pp & f->effective;
-#endif
+	root = fcaps_plant(NS_ROOT_GLOBAL) ? 0 : fcaps_ns_root(old->user_ns);
+	d->pe = fcaps_plant(IGNORE_FE) ? d->pp : d->pp & f->effective;
 	d->secureexec = d->setid ||
-		(d->uid != root && (f->effective | f->permitted | f->inheritable));
+		(d->uid != root && (f->effective | f->permitted |
+				    (fcaps_plant(SECURE_NO_FI) ? 0 : f->inheritable)));
 }
 
 /* 6.1's cap_bprm_creds_from_file() for no value or a 6.1-format one */
@@ -162,7 +159,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	d->unsafe = bprm->unsafe;
 	d->old_euid = old->euid.val;
 	d->old_egid = old->egid.val;
-	if (ceiling) {
+	if (ceiling && !fcaps_plant(EXEC_LIVE_OLD)) {
 		o.pe &= ceiling->pe;
 		o.pp &= ceiling->pp;
 		o.pa &= ceiling->pa;
@@ -187,6 +184,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	d->euid = old->euid.val;
 	d->gid = old->gid.val;
 	d->egid = old->egid.val;
+	d->root_uid = fcaps_ns_root(old->user_ns);
 	suid_ok = may_suid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
 	/* ... nor when the owner or the group has no id in our namespace */
 	if (suid_ok && (mode & (S_ISUID | S_ISGID)) && old->user_ns->level)
@@ -201,12 +199,8 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	if (pol && pol->len >= 4)
 		tag = fcaps_le32(pol->value);
 	legacy = tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG;
-#ifdef FCAPS_PLANT_IGNORE_NOSUID
-	if (legacy && cfg->exec) {
-#else
-	if (legacy && cfg->exec && (may_suid || cfg->nosuid_ignore) &&
-	    fcaps_root_owns(old->user_ns, fcaps_ns_root(fs_ns))) {
-#endif
+	if (legacy && cfg->exec && (may_suid || cfg->nosuid_ignore || fcaps_plant(IGNORE_NOSUID)) &&
+	    (fcaps_plant(IGNORE_NOSUID) || fcaps_root_owns(old->user_ns, fcaps_ns_root(fs_ns)))) {
 		d->tag = tag;
 		d->form = fcaps_decode(pol->value, pol->len, &f);
 		if (d->form == FCAPS_MALFORMED) {

@@ -19,33 +19,27 @@
  *   be detached or updated; no program that uses fcaps' maps or replaces
  *   one of its functions is loaded.
  * - the pin directory: nothing in it is removed, renamed, created or
- *   chmod'ed.
+ *   chmod'ed (pins.bpf.c).
  * - knobs that silence the programs: kernel.ftrace_enabled (every
  *   trampoline) and debugfs kprobes/enabled (the policy's sync kprobe);
  *   and kernel.modprobe, which needs CAP_SYS_MODULE on both paths (the
- *   kernel runs it with every capability).
+ *   kernel runs it with every capability): knobs.bpf.c.
  * In shadow mode nothing is refused: each would-be refusal is recorded.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "ceiling.bpf.h"
+#include "integrity.bpf.h"
 
-#define CAP_SYS_MODULE	16
 #define PROT_WRITE	0x2
 #define MAP_SHARED	0x01
-#define DEBUGFS_MAGIC	0x64626720
 #define MAX_USED_MAPS	64
 #define FCAPS_MAX_HELD	16384
 
 extern const void bpf_map_fops __ksym;
 extern const void bpf_prog_fops __ksym;
 extern const void bpf_link_fops __ksym;
-extern const void proc_sys_file_operations __ksym;
-extern const void ftrace_enabled __ksym __weak;
-extern const void modprobe_path __ksym __weak;
-extern const void fops_kp __ksym __weak;	/* debugfs kprobes/enabled */
 
 /* Descriptor tables (struct files_struct *) that hold one of fcaps' maps,
  * of callers that may not change enforcement */
@@ -59,67 +53,6 @@ struct {
 
 /* as ceilings_live; a mark that did not fit marks every table (fail closed) */
 __u64 held_live, held_lost;
-
-/* SEMANTICS 7: CAP_SYS_ADMIN (or @cap) in the initial namespace, in pE as
- * the ceiling leaves it */
-static __always_inline int may(const struct cred *cred, int cap)
-{
-	__u64 pe = fcaps_cap64(cred->cap_effective), pp = 0;
-
-	if (cred->user_ns->level || !((pe >> cap) & 1))
-		return 0;
-	fcaps_capped_sets(cred, &pp, &pe);
-	return (pe >> cap) & 1;
-}
-
-static __always_inline const struct cred *current_cred(void)
-{
-	return bpf_get_current_task_btf()->cred;
-}
-
-/* Is the BTF object @btf this load's (every map and program of it has it)? */
-static __always_inline int own_btf(const struct btf *btf)
-{
-	return btf && BPF_CORE_READ(btf, id) == fcaps_own_btf;
-}
-
-static __always_inline int own_map(const struct bpf_map *map)
-{
-	return map && own_btf(BPF_CORE_READ(map, btf));
-}
-
-static __always_inline int own_prog(const struct bpf_prog *prog)
-{
-	return prog && own_btf(BPF_CORE_READ(prog, aux, btf));
-}
-
-/* Refuse (enforce) or record (shadow) a change to enforcement */
-static __always_inline int refuse(const struct fcaps_config *cfg, __u32 op, __u32 arg)
-{
-	const struct cred *cred = current_cred();
-	__u64 seq, pp = fcaps_cap64(cred->cap_permitted), pe = fcaps_cap64(cred->cap_effective);
-	struct fcaps_decision *r = NULL;
-
-	if (cfg->record != FCAPS_RECORD_NONE) {
-		seq = fcaps_new_seq();
-		r = fcaps_free_slot(&decisions, seq);
-	}
-	if (r) {
-		fcaps_capped_sets(cred, &pp, &pe);
-		r->hook = FCAPS_HOOK_INTEGRITY;
-		r->pid = bpf_get_current_task_btf()->pid;
-		r->op = op;
-		r->arg = arg;
-		r->uid = cred->uid.val;
-		r->euid = cred->euid.val;
-		r->pp = pp;
-		r->pe = pe;
-		fcaps_call_commit(r, seq, -EPERM);
-	}
-	/* a record that did not fit its ring is counted as lost */
-	fcaps_count(FCAPS_HOOK_INTEGRITY, -EPERM, cfg->record != FCAPS_RECORD_NONE && !r);
-	return cfg->mode == FCAPS_MODE_ENFORCE ? -EPERM : 0;
-}
 
 static __always_inline void mark(__u64 files)
 {
@@ -328,131 +261,6 @@ int BPF_PROG(fcaps_integrity_mmap, struct file *file, unsigned long reqprot,
 	if (!cfg || may(current_cred(), CAP_SYS_ADMIN))
 		return 0;
 	return refuse(cfg, FCAPS_OP_MMAP, 0);
-}
-
-/* Is @inode the pin directory or its progs/ or links/? */
-static __always_inline int pin_dir(const struct fcaps_config *cfg, struct inode *inode)
-{
-	__u64 ino;
-
-	if (!inode)
-		return 0;
-	ino = inode->i_ino;
-	if (ino != cfg->pin_ino[0] && ino != cfg->pin_ino[1] && ino != cfg->pin_ino[2])
-		return 0;
-	return inode->i_sb->s_dev == cfg->pin_dev;
-}
-
-/* A change in or of the pin directory (@a, @b: the inodes it touches) */
-static __always_inline int pin_change(struct inode *a, struct inode *b, __u32 op)
-{
-	struct fcaps_config *cfg = fcaps_config();
-
-	if (!cfg || !(pin_dir(cfg, a) || pin_dir(cfg, b)) || may(current_cred(), CAP_SYS_ADMIN))
-		return 0;
-	return refuse(cfg, FCAPS_OP_PIN, op);
-}
-
-SEC("lsm/inode_unlink")
-int BPF_PROG(fcaps_integrity_unlink, struct inode *dir, struct dentry *dentry, int ret)
-{
-	return ret ?: pin_change(dir, NULL, FCAPS_PIN_UNLINK);
-}
-
-SEC("lsm/inode_rmdir")
-int BPF_PROG(fcaps_integrity_rmdir, struct inode *dir, struct dentry *dentry, int ret)
-{
-	return ret ?: pin_change(dir, dentry->d_inode, FCAPS_PIN_RMDIR);
-}
-
-SEC("lsm/inode_rename")
-int BPF_PROG(fcaps_integrity_rename, struct inode *old_dir, struct dentry *old_dentry,
-	     struct inode *new_dir, struct dentry *new_dentry, int ret)
-{
-	return ret ?: pin_change(old_dir, new_dir, FCAPS_PIN_RENAME) ?:
-		      pin_change(old_dentry->d_inode, new_dentry->d_inode, FCAPS_PIN_RENAME);
-}
-
-SEC("lsm/inode_create")
-int BPF_PROG(fcaps_integrity_create, struct inode *dir, struct dentry *dentry,
-	     umode_t mode, int ret)
-{
-	return ret ?: pin_change(dir, NULL, FCAPS_PIN_CREATE);
-}
-
-SEC("lsm/inode_mkdir")
-int BPF_PROG(fcaps_integrity_mkdir, struct inode *dir, struct dentry *dentry,
-	     umode_t mode, int ret)
-{
-	return ret ?: pin_change(dir, NULL, FCAPS_PIN_MKDIR);
-}
-
-SEC("lsm/inode_symlink")
-int BPF_PROG(fcaps_integrity_symlink, struct inode *dir, struct dentry *dentry,
-	     const char *old_name, int ret)
-{
-	return ret ?: pin_change(dir, NULL, FCAPS_PIN_SYMLINK);
-}
-
-SEC("lsm/inode_link")
-int BPF_PROG(fcaps_integrity_link, struct dentry *old_dentry, struct inode *dir,
-	     struct dentry *new_dentry, int ret)
-{
-	return ret ?: pin_change(dir, NULL, FCAPS_PIN_LINK);
-}
-
-SEC("lsm/inode_setattr")
-int BPF_PROG(fcaps_integrity_setattr, struct dentry *dentry, struct iattr *attr, int ret)
-{
-	return ret ?: pin_change(dentry->d_inode, dentry->d_parent->d_inode,
-				 FCAPS_PIN_SETATTR);
-}
-
-/* The knob @file writes, if it silences BPF, with the capability it needs */
-static __always_inline __u32 knob_of(struct file *file, int *cap)
-{
-	struct inode *inode = file->f_inode;
-
-	*cap = CAP_SYS_ADMIN;
-	if (file->f_op == &proc_sys_file_operations) {
-		struct proc_inode *pi = (void *)((unsigned long)inode -
-						 bpf_core_field_offset(struct proc_inode, vfs_inode));
-		const void *data = BPF_CORE_READ(pi, sysctl_entry, data);
-
-		if (data && data == &ftrace_enabled)
-			return FCAPS_KNOB_FTRACE;
-		*cap = CAP_SYS_MODULE;
-		return data && data == &modprobe_path ? FCAPS_KNOB_MODPROBE : 0;
-	}
-	if (inode->i_sb->s_magic == DEBUGFS_MAGIC && &fops_kp) {
-		/* the real operations, tagged with bit 0 until the first open
-		 * puts them in a debugfs_fsdata (whose first member they are) */
-		unsigned long fsdata = (unsigned long)file->f_path.dentry->d_fsdata;
-		const void *real = (const void *)(fsdata & ~1UL);
-
-		if (!(fsdata & 1) && bpf_probe_read_kernel(&real, sizeof(real), real))
-			return 0;
-		return real == &fops_kp ? FCAPS_KNOB_KPROBES : 0;
-	}
-	return 0;
-}
-
-SEC("lsm/file_open")
-int BPF_PROG(fcaps_integrity_open, struct file *file, int ret)
-{
-	struct fcaps_config *cfg;
-	__u32 knob;
-	int cap;
-
-	if (ret || !(file->f_mode & FMODE_WRITE))
-		return ret;
-	knob = knob_of(file, &cap);
-	if (!knob)
-		return fcaps_ceiling_uid_map(file);
-	cfg = fcaps_config();
-	if (!cfg || may(current_cred(), cap))
-		return 0;
-	return refuse(cfg, FCAPS_OP_KNOB, knob);
 }
 
 char LICENSE[] SEC("license") = "GPL";

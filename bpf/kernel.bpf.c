@@ -32,10 +32,8 @@ static __always_inline __u64 call_seq(const struct fcaps_call_ids *ids, __u32 ho
 	if (!cfg || cfg->record != FCAPS_RECORD_ALL)
 		return 0;
 	seq = fcaps_call_take(ids->pid, hook, ids->target, sig);
-#ifdef FCAPS_PLANT_SEQ_SKEW
-	if (seq)
-		seq++;	/* planted: join off by one */
-#endif
+	if (fcaps_plant(SEQ_SKEW) && seq)
+		seq++;
 	return seq;
 }
 
@@ -72,6 +70,7 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	d.fp = fcaps_cap64(fcaps->permitted);
 	d.fi = fcaps_cap64(fcaps->inheritable);
 	d.uid = new->uid.val;
+	d.root_uid = fcaps_ns_root(new->user_ns);
 	d.euid = new->euid.val;
 	d.suid = new->suid.val;
 	d.gid = new->gid.val;

@@ -19,9 +19,6 @@
 static __always_inline int pair_allows(int kill, __u64 pp, __u64 target_pp,
 				       int same_userns, int cap_in_ns)
 {
-#ifdef FCAPS_PLANT_SUBSET_INVERTED
-	int subset = !(pp & ~target_pp);
-#else
 	__u64 both = target_pp | pp;
 	int subset;
 
@@ -29,11 +26,10 @@ static __always_inline int pair_allows(int kill, __u64 pp, __u64 target_pp,
 	 * into an and-not, a third instruction in BPF, which has no not */
 	asm volatile("" : "+r"(both));
 	subset = both == pp;
-#endif
-#ifdef FCAPS_PLANT_NO_CAP_KILL
-	if (kill)
+	if (fcaps_plant(SUBSET_INVERTED))
+		subset = !(pp & ~target_pp);
+	if (fcaps_plant(NO_CAP_KILL) && kill)
 		cap_in_ns = 0;
-#endif
 	return (subset && (same_userns || !kill)) || cap_in_ns;
 }
 
@@ -54,10 +50,8 @@ static __always_inline int pair_sets_allow(int kill, const struct cred *scred,
 	__u64 pp = fcaps_cap64(scred->cap_permitted);
 	__u64 target_pp = fcaps_cap64(tcred->cap_permitted);
 
-#ifdef FCAPS_PLANT_NOREC_USERNS	/* planted bug: the rule alone ignores namespaces */
-	return pair_allows(kill, pp, target_pp, 1, 0);
-#endif
-	return pair_allows(kill, pp, target_pp, scred->user_ns == tcred->user_ns, 0);
+	return pair_allows(kill, pp, target_pp,
+			   fcaps_plant(NOREC_USERNS) || scred->user_ns == tcred->user_ns, 0);
 }
 
 static __noinline int pair_rule_slow(int kill, const struct cred *explicit,
@@ -71,11 +65,9 @@ static __noinline int pair_rule_slow(int kill, const struct cred *explicit,
 	/* a capped file's runner: the sets the kernel path would give it */
 	fcaps_capped_sets(scred, &pp, &pe);
 	fcaps_capped_sets(tcred, &target_pp, &target_pe);
-#ifdef FCAPS_PLANT_NOREC_USERNS
-	if (pair_allows(kill, pp, target_pp, 1, 0))
+	if (fcaps_plant(NOREC_USERNS) && pair_allows(kill, pp, target_pp, 1, 0))
 		return 0;
-#endif
-	ret = pair_allows(kill, pp, target_pp, own == tns,
+	ret = pair_allows(kill, pp, target_pp, fcaps_plant(KILL_ANY_NS) || own == tns,
 			  fcaps_ns_capable_from(scred, own, pe, tns,
 						kill ? CAP_KILL : CAP_SYS_NICE)) ? 0 : -EPERM;
 	if (ret && kill && (explicit || !fcaps_cfg.kill))
@@ -121,7 +113,8 @@ static __always_inline int record_pair(__u32 hook, const struct fcaps_call_ids *
 	if (kill && (explicit || !cfg->kill))
 		ret = 0;
 	else
-		ret = pair_allows(kill, r->pp, r->target_pp, r->same_userns,
+		ret = pair_allows(kill, r->pp, r->target_pp,
+				  fcaps_plant(KILL_ANY_NS) || r->same_userns,
 				  r->cap_in_target_ns) ? 0 : -EPERM;
 	fcaps_call_commit(r, seq, ret);
 	/* the kernel's recorder joins by the seq (load --kernel-records) */

@@ -22,7 +22,8 @@ const volatile __u32 lsm_runs_cap_xattr;
 #define SEC_PREFIX "security."
 #define NAME_MAX_READ 32
 
-/* 2: security.capability, 1: another security.* name, 0: anything else */
+/* FCAPS_GUARD_CAPS: security.capability, FCAPS_GUARD_OTHER: another
+ * security.* name, 0: anything else */
 static __always_inline int xattr_kind(const char *name)
 {
 	static const char caps[] = FCAPS_XATTR_NAME;
@@ -36,11 +37,11 @@ static __always_inline int xattr_kind(const char *name)
 		if (got[i] != SEC_PREFIX[i])
 			return 0;
 	if (n != sizeof(caps))
-		return 1;
+		return FCAPS_GUARD_OTHER;
 	for (i = 0; i < sizeof(caps); i++)
 		if (got[i] != caps[i])
-			return 1;
-	return 2;
+			return FCAPS_GUARD_OTHER;
+	return FCAPS_GUARD_CAPS;
 }
 
 static __always_inline void file_key(struct dentry *dentry,
@@ -100,7 +101,7 @@ int BPF_KPROBE(fcaps_policy_set, struct dentry *dentry, const char *name,
 	__u32 n;
 	int err = 0;
 
-	if (xattr_kind(name) != 2)
+	if (xattr_kind(name) != FCAPS_GUARD_CAPS)
 		return 0;
 	file_key(dentry, &key);
 	v.len = size;
@@ -141,7 +142,7 @@ int BPF_PROG(fcaps_policy_removed, struct user_namespace *mnt_userns,
 	__u8 one = 1;
 	int err = 0;
 
-	if (ret || xattr_kind(name) != 2)
+	if (ret || xattr_kind(name) != FCAPS_GUARD_CAPS)
 		return 0;
 	file_key(dentry, &key);
 	delete_gens(&key);
@@ -197,7 +198,7 @@ static __always_inline int may_set_fcaps(struct inode *inode)
 	__u64 pe = fcaps_cap64(cred->cap_effective), pp = 0;
 
 	fcaps_capped_sets(cred, &pp, &pe);
-	if (!((pe >> CAP_SETFCAP) & 1))
+	if (!((pe >> (fcaps_plant(GUARD_SETPCAP) ? CAP_SETPCAP : CAP_SETFCAP)) & 1))
 		return 0;
 	if (!ns->level)
 		return 1;
@@ -205,11 +206,48 @@ static __always_inline int may_set_fcaps(struct inode *inode)
 	       fcaps_has_mapping((unsigned long)&ns->gid_map, inode->i_gid.val);
 }
 
-static __always_inline int guard(int kind, int empty_caps, struct inode *inode)
+/*
+ * The guard's verdict in the decision ring (hook xattr_guard), so that the
+ * differential can hold it to what the kernel path did: the op, the name's
+ * kind (xattr_kind()) and FCAPS_GUARD_EMPTY for an empty
+ * security.capability; ret -EPERM (refused here), 0 (allowed here) or 1
+ * (left to the capability module's own checks)
+ */
+static __always_inline void guard_record(const struct fcaps_config *cfg, int op, int arg,
+					 struct inode *inode, int ret)
 {
+	const struct cred *cred = bpf_get_current_task_btf()->cred;
+	__u64 seq, pp = fcaps_cap64(cred->cap_permitted), pe = fcaps_cap64(cred->cap_effective);
+	struct fcaps_decision *r = NULL;
+
+	if (cfg->record == FCAPS_RECORD_NONE)
+		return;
+	seq = fcaps_new_seq();
+	r = fcaps_free_slot(&decisions, seq);
+	if (!r) {
+		fcaps_count(FCAPS_HOOK_XATTR_GUARD, 0, 1);
+		return;
+	}
+	fcaps_capped_sets(cred, &pp, &pe);
+	r->hook = FCAPS_HOOK_XATTR_GUARD;
+	r->pid = bpf_get_current_task_btf()->pid;
+	r->op = op;
+	r->arg = arg;
+	r->dev = inode->i_sb->s_dev;
+	r->ino = inode->i_ino;
+	r->uid = cred->uid.val;
+	r->euid = cred->euid.val;
+	r->pp = pp;
+	r->pe = pe;
+	fcaps_call_commit(r, seq, ret);
+}
+
+static __always_inline int guard(int op, int kind, int empty_caps, struct inode *inode)
+{
+	const struct fcaps_config *cfg = fcaps_config();
 	int ret = 0;
 
-	if (!kind || !fcaps_config())
+	if (!kind || !cfg)
 		return 0;
 	/* 6.1 checks an empty security.capability nowhere (SEMANTICS 6) */
 	if (empty_caps && !may_set_fcaps(inode))
@@ -218,6 +256,7 @@ static __always_inline int guard(int kind, int empty_caps, struct inode *inode)
 	 * which any other value from the bpf LSM skips */
 	else if (!lsm_runs_cap_xattr)
 		ret = 1;
+	guard_record(cfg, op, kind | (empty_caps ? FCAPS_GUARD_EMPTY : 0), inode, ret);
 	fcaps_count(FCAPS_HOOK_XATTR_GUARD, ret < 0, 0);
 	return ret;
 }
@@ -237,7 +276,7 @@ int fcaps_guard_setxattr(unsigned long long *ctx)
 	if (ret)
 		return ret;
 	kind = xattr_kind(name);
-	return guard(kind, kind == 2 && !size, dentry->d_inode);
+	return guard(FCAPS_GUARD_SET, kind, kind == FCAPS_GUARD_CAPS && !size, dentry->d_inode);
 }
 
 SEC("lsm/inode_removexattr")
@@ -246,7 +285,7 @@ int BPF_PROG(fcaps_guard_removexattr, struct user_namespace *mnt_userns,
 {
 	if (ret)
 		return ret;
-	return guard(xattr_kind(name), 0, dentry->d_inode);
+	return guard(FCAPS_GUARD_REMOVE, xattr_kind(name), 0, dentry->d_inode);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -50,10 +50,8 @@ static __always_inline int decide(__u32 hook, struct task_struct *p, int sig,
 				p->real_cred);
 	if (ret && cfg->record == FCAPS_RECORD_DENIED)
 		ret = record_call(hook, task, p, sig, explicit, cfg);
-#ifdef FCAPS_PLANT_ENFORCE_KILL
-	if (kill)
-		return 0;	/* planted bug: signals are never refused */
-#endif
+	if (fcaps_plant(ENFORCE_KILL) && kill)
+		return 0;
 	if (cfg->mode != FCAPS_MODE_ENFORCE || !ret)
 		return 0;
 	/* the call ends here, before the kernel's tracepoint */
@@ -129,15 +127,13 @@ static __always_inline int enforce(__u32 hook, unsigned long long *ctx)
 	p = (struct task_struct *)ctx[0];
 	tcred = p->real_cred;
 	/* no shortcut for shared credentials here: it would cost every other
-	 * signal two instructions to save a thread group's (the bench note) */
+	 * signal two instructions to save a thread group's (docs/benchmark.md) */
 	if (pair_sets_allow(kill, scred, tcred))
 		return 0;
 	ret = pair_rule_slow(kill, norec_explicit(kill, ctx), scred, tcred);
 out:
-#ifdef FCAPS_PLANT_ENFORCE_KILL
-	if (kill)
+	if (fcaps_plant(ENFORCE_KILL) && kill)
 		return 0;
-#endif
 	return ret;
 }
 

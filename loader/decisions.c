@@ -117,6 +117,15 @@ static void print_record(const char *map, const struct fcaps_decision *d)
 		       set_text(d->pe));
 		return;
 	}
+	if (d->hook == FCAPS_HOOK_XATTR_GUARD) {
+		printf(" %s %s%s file=%u:%u:%llu uid=%u euid=%u pP=%s pE=%s\n",
+		       d->op == FCAPS_GUARD_REMOVE ? "remove" : "set",
+		       (d->arg & ~FCAPS_GUARD_EMPTY) == FCAPS_GUARD_CAPS ? "security.capability" :
+		       "security.*", d->arg & FCAPS_GUARD_EMPTY ? " (empty)" : "",
+		       d->dev >> 20, d->dev & 0xfffff, (unsigned long long)d->ino, d->uid, d->euid,
+		       set_text(d->pp), set_text(d->pe));
+		return;
+	}
 	printf(" target=%u/%u sig=%d pP=%s pE=%s target_pP=%s same_userns=%u"
 	       " cap_in_target_ns=%u explicit=%u\n", d->target, d->target_tgid, d->sig,
 	       set_text(d->pp), set_text(d->pe), set_text(d->target_pp), d->same_userns,

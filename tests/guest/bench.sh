@@ -116,7 +116,7 @@ bin_of() { case $1 in capable_ceiling|kill0_capped) echo $B/bin/bench_capped;; *
 
 # Warm-up: an exec costs 17% fewer instructions after the first
 # `fcapsctl status` of a boot, in every mode and for good (not understood;
-# the bench note), so each mode is measured after one.
+# docs/benchmark.md), so each mode is measured after one.
 { fcapsctl load --mode shadow && fcapsctl status --json && fcapsctl unload &&
   floor load && floor unload; } >> "$log" 2>&1 || { say "bench: the warm-up load failed"; exit 1; }
 

@@ -30,7 +30,7 @@ check_contains "... saying so" "already loaded" "$out"
 check_out "no policy: uid 1000 exec is 6.1's (legacy=0 ret=0 pP=0)" "0 0 0" exec_record
 check "fcapsctl setcap writes a legacy value" fcapsctl setcap /tmp/p 'cap_net_raw+ep'
 check_out "the next exec sees it without a reload (pP=cap_net_raw)" "1 0 8192" exec_record
-check "setfattr -x removes it" setfattr -x security.capability /tmp/p
+step "setfattr -x removes it" setfattr -x security.capability /tmp/p
 check_out "... and the next exec is 6.1's again" "0 0 0" exec_record
 # 6.1 with the bpf LSM skipped cap_inode_removexattr; kernel-patch 0001
 # and the BPF guard both close that (SEMANTICS 6): the value and the
@@ -39,11 +39,11 @@ check "fcapsctl setcap again" fcapsctl setcap /tmp/p 'cap_net_raw+ep'
 check "uid 1000 cannot remove security.capability of a root file" \
 	sh -c '! runas 1000 setfattr -x security.capability /tmp/p'
 check_out "... and the policy entry stays" "1 0 8192" exec_record
-check "root removes it" setfattr -x security.capability /tmp/p
+step "root removes it" setfattr -x security.capability /tmp/p
 check_out "... and the policy entry goes with it" "0 0 0" exec_record
 
 printf '# good\n/tmp/p cap_net_raw,cap_net_bind_service+ep\n' > /tmp/good.policy
-check "policy import of a good file" fcapsctl policy import /tmp/good.policy
+step "policy import of a good file" fcapsctl policy import /tmp/good.policy
 check_out "policy list shows it" "1" sh -c "fcapsctl policy list | grep -c 'v1 cap_net_bind_service,cap_net_raw=ep'"
 for bad in "/tmp/p" "/nonexistent cap_kill+ep" "/tmp/p cap_bogus+ep" "/tmp/p hex:3003981" \
 	   "/tmp/p hex:00000000000000zz" "/tmp/p v1 cap_bpf+ep"; do
@@ -54,13 +54,13 @@ for bad in "/tmp/p" "/nonexistent cap_kill+ep" "/tmp/p cap_bogus+ep" "/tmp/p hex
 	check_out "... and keeps the previous policy" "1 0 9216" exec_record
 done
 
-check "mode shadow" fcapsctl mode shadow
-check "policy add of a malformed value" fcapsctl policy add /tmp/p hex:3003981900200000
+step "mode shadow" fcapsctl mode shadow
+step "policy add of a malformed value" fcapsctl policy add /tmp/p hex:3003981900200000
 check_out "shadow: the exec runs, the record says EPERM" "1 -1 0" exec_record
-check "mode enforce" fcapsctl mode enforce
+step "mode enforce" fcapsctl mode enforce
 check_out "enforce: the exec fails with EPERM" "Operation not permitted" \
 	sh -c 'runas 1000 /tmp/p status 2>&1 | sed -n "s/.*: \(Operation not permitted\)/\1/p"'
-check "set exec=0" fcapsctl set exec=0
+step "set exec=0" fcapsctl set exec=0
 check_out "exec=0: the value is ignored" "0 0 0" exec_record
 check_contains "status --json reports the mode and switches" '"mode":"enforce","exec":0,"kill":1,"nosuid_ignore":0' \
 	"$(fcapsctl status --json)"
@@ -89,8 +89,8 @@ check "uid 1000 cannot read the policy" sh -c "! runas 1000 fcapsctl policy list
 # Shadow mode with the kernel's rules on: BPF still records a signal the
 # capability module refuses (its LSM chain stops before ours), and the
 # kernel's record of the same event carries the same seq.
-check "shadow again" fcapsctl mode shadow
-check "set exec=1" fcapsctl set exec=1
+step "shadow again" fcapsctl mode shadow
+step "set exec=1" fcapsctl set exec=1
 sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
 cp /usr/local/bin/fcaps_probe /tmp/capped
 fcapsctl setcap /tmp/capped 'cap_net_raw+ep'
@@ -127,17 +127,17 @@ check "... holding the 65,536 oldest records, none overwritten by a newer one" \
 # a full ring loses records, never decisions: enforce refuses all the same
 runas 1000 sleep 100 & t=$!
 sleep 0.2
-check "mode enforce with the ring full" fcapsctl mode enforce
+step "mode enforce with the ring full" fcapsctl mode enforce
 check "... a signal the rule refuses is refused (EPERM, decided without a record)" \
 	eperm runas 1000 unshare -r kill -0 $t
-check "mode shadow again" fcapsctl mode shadow
+step "mode shadow again" fcapsctl mode shadow
 kill $t; wait $t 2>/dev/null
 check "decisions --clear frees them" sh -c 'fcapsctl decisions --clear > /dev/null'
 /tmp/p kill $$ 0 > /dev/null
 check_out "... and the next signal is recorded again" "1" \
 	sh -c "fcapsctl decisions --json --map decisions | grep -c '\"hook\":\"kill\",\"pid\":'"
 
-check "unload" fcapsctl unload
+step "unload" fcapsctl unload
 check "nothing pinned after unload" [ ! -e $P ]
 check_out "no fcaps program left (bpftool prog)" "0" sh -c 'bpftool prog show | grep -c "name fcaps_"'
 check_out "no link left (bpftool link)" "0" sh -c 'bpftool link show | grep -c "prog [0-9]"'

@@ -52,7 +52,7 @@
 #include <linux/capability.h>
 #include <linux/types.h>
 #include "fcaps.h"
-#include "report.h"
+#include "tap.h"
 
 #define FCAPSCTL	"/usr/local/bin/fcapsctl"
 #define NICE		5	/* every setpriority() sets this: never lower

@@ -30,7 +30,7 @@
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
-#include "report.h"
+#include "tap.h"
 
 #define MAXV 64
 #define NOT_RUN 1000		/* no result (yet) */

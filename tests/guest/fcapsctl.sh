@@ -37,5 +37,35 @@ out=$(as_user fcapsctl setcap /tmp/fcapsctl-user 'cap_net_raw+ep' 2>&1); rc=$?
 check "setcap as uid 1000 fails (exit 1)" [ "$rc" = 1 ]
 check_out "getcap of a file without the xattr" "/etc/passwd: no security.capability" \
 	fcapsctl getcap /etc/passwd
+# policy scan walks by descriptor: a symbolic link in the tree is not
+# followed out of it, and a file deeper than PATH_MAX is found
+mkdir -p /tmp/outside /tmp/sc
+cp /usr/local/bin/fcaps_probe /tmp/outside/capped
+fcapsctl setcap /tmp/outside/capped 'cap_kill+ep'
+ln -s /tmp/outside/capped /tmp/sc/filelink
+ln -s /tmp/outside /tmp/sc/dirlink
+# built from the bottom up by renames of short paths: the shell cannot
+# cd deeper than PATH_MAX
+D=d1234567890123456789
+mkdir /tmp/sc/$D
+cp /usr/local/bin/fcaps_probe /tmp/sc/$D/deepfile
+fcapsctl setcap /tmp/sc/$D/deepfile 'cap_net_raw+ep' >/dev/null
+deep_ino=$(stat -c %i /tmp/sc/$D/deepfile)
+for i in $(seq 2 220); do mkdir /tmp/sc/up && mv /tmp/sc/$D /tmp/sc/up/ && mv /tmp/sc/up /tmp/sc/$D; done
+deep_path=/tmp/sc$(for i in $(seq 1 220); do printf /$D; done)/deepfile
+out_ino=$(stat -c %i /tmp/outside/capped)
+check_out "the deep file's path is longer than PATH_MAX" \
+	"File name too long" sh -c "stat $deep_path 2>&1 | grep -o 'File name too long'"
+step "load --mode shadow --scan the tree" fcapsctl load --mode shadow --scan /tmp/sc
+check_out "policy list has the file deeper than PATH_MAX..." "1" \
+	sh -c "fcapsctl policy list | grep -c ' ino=$deep_ino .* v1 '"
+check_out "... and not the file two links point to" "0" \
+	sh -c "fcapsctl policy list | grep -c ' ino=$out_ino '"
+step "unload" fcapsctl unload
+rm -rf /tmp/sc /tmp/outside 2>/dev/null
+out=$(fcapsctl load --help 2>&1); rc=$?
+check "load --help exits 0..." [ "$rc" = 0 ]
+check_contains "... prints load's usage" "usage: fcapsctl load" "$out"
+check "... and loads nothing" sh -c '! [ -e /sys/fs/bpf/fcaps ]'
 check "fcapsctl --help lists setcap and getcap" sh -c 'fcapsctl --help | grep -q "setcap" && fcapsctl --help | grep -q getcap'
 finish

@@ -18,20 +18,20 @@ v2=0x0100000200200000000000000000000000000000
 check_out "uid 1000 cannot write security.capability on its own file" \
 	"setfattr: /tmp/owned: Operation not permitted" \
 	as_user setfattr -n security.capability -v $v2 /tmp/owned
-check "root can write security.capability" setfattr -n security.capability -v $v2 /tmp/owned
+step "root can write security.capability" setfattr -n security.capability -v $v2 /tmp/owned
 # 6.1 with the bpf LSM skipped cap_inode_setxattr (bpf_lsm_inode_setxattr's
-# default 0); kernel-patch 0001 makes the LSM layer run it (NOTES.md,
+# default 0); kernel-patch 0001 makes the LSM layer run it (docs/kernel.md,
 # "security.* and the bpf LSM").
-check "root writes security.fcaps_smoke on tmpfs" setfattr -n security.fcaps_smoke -v root /tmp/owned
+step "root writes security.fcaps_smoke on tmpfs" setfattr -n security.fcaps_smoke -v root /tmp/owned
 check "uid 1000 cannot write security.fcaps_smoke on its own file" \
 	sh -c '! runas 1000 setfattr -n security.fcaps_smoke -v user /tmp/owned'
 check_out "and the value is still root's" "root" \
 	getfattr --absolute-names --only-values -n security.fcaps_smoke /tmp/owned
 
 if [ -b /dev/vda ]; then
-	check "host-made ext4 image mounts" mount -t ext4 /dev/vda /mnt
+	step "host-made ext4 image mounts" mount -t ext4 /dev/vda /mnt
 	check_out "file from mkfs.ext4 -d reads back" "fcaps ext4 smoke" cat /mnt/hello.txt
-	check "root writes security.* on ext4" setfattr -n security.fcaps_smoke -v 1 /mnt/hello.txt
+	step "root writes security.* on ext4" setfattr -n security.fcaps_smoke -v 1 /mnt/hello.txt
 	umount /mnt
 else
 	fail "no /dev/vda: run with --disk"

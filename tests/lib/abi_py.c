@@ -4,7 +4,10 @@
  * that the harness reads every hook, form and constant from the one
  * definition the BPF programs and the loader are built from.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <linux/capability.h>
 #include <linux/types.h>
 #include "fcaps.h"
 
@@ -38,7 +41,21 @@ int main(void)
 	NUM("OP_MMAP", FCAPS_OP_MMAP);
 	NUM("OP_PIN", FCAPS_OP_PIN);
 	NUM("OP_KNOB", FCAPS_OP_KNOB);
+	NUM("GUARD_SET", FCAPS_GUARD_SET);
+	NUM("GUARD_REMOVE", FCAPS_GUARD_REMOVE);
+	NUM("GUARD_OTHER", FCAPS_GUARD_OTHER);
+	NUM("GUARD_CAPS", FCAPS_GUARD_CAPS);
+	NUM("GUARD_EMPTY", FCAPS_GUARD_EMPTY);
 	/* the kernel's, as the records hold them (include/uapi/linux/securebits.h) */
 	NUM("SECBIT_NOROOT", 1 << FCAPS_SECURE_NOROOT);
+	/* the system's, which the records and the workload's lines hold */
+	NUM("EPERM", EPERM);
+	NUM("SIGUSR1", SIGUSR1);
+	NUM("SIGTERM", SIGTERM);
+	NUM("SIGCONT", SIGCONT);
+	NUM("CAP_KILL", CAP_KILL);
+	NUM("CAP_SYS_NICE", CAP_SYS_NICE);
+	NUM("CAP_SYS_ADMIN", CAP_SYS_ADMIN);
+	NUM("CAP_SETFCAP", CAP_SETFCAP);
 	return 0;
 }

@@ -220,7 +220,7 @@ static void emit(FILE *m, const char *dir, const char *kind, const char *var,
 	n = readback(c, v, size, rb);
 	/* a value 6.1's getxattr refuses cannot be scanned: the loader keeps it
 	 * as unreadable, which BPF records as 6.1's usual EINVAL whatever 6.1's
-	 * exec then does (an approximation NOTES lists) */
+	 * exec then does (an approximation docs/bpf.md lists) */
 	fprintf(m, "%s %d %d %d %d %d ", size ? "" : "-",
 		o->kernel_err ? -o->kernel_err : 0, o->kernel_err ? -o->kernel_err : s,
 		o->bpf_err ? -o->bpf_err : 0, o->bpf_err ? -o->bpf_err : s,

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "fcaps.h"
+#include "tap.h"
 
 #define LE(x) (__u8)(x), (__u8)((x) >> 8), (__u8)((x) >> 16), (__u8)((x) >> 24)
 #define V1 LE(0x19980330)
@@ -54,27 +55,24 @@ static const struct row rows[] = {
 
 int main(void)
 {
-	int passed = 0, failed = 0;
-
 	for (size_t n = 0; n < sizeof(rows) / sizeof(rows[0]); n++) {
 		const struct row *r = &rows[n];
 		struct fcaps_sets s = { ~0ULL, ~0ULL, ~0ULL };
-		enum fcaps_form f = fcaps_decode(r->buf, r->len, &s);
-		int ok = f == r->form;
+		char name[128];
+		enum fcaps_form f;
 
-		if (ok && f == FCAPS_WELL_FORMED)
-			ok = s.effective == r->e && s.permitted == r->p &&
-			     s.inheritable == r->i;
-		if (ok && f != FCAPS_WELL_FORMED)
-			ok = s.effective == ~0ULL;	/* untouched */
-		printf("%s: decode %s\n", ok ? "PASS" : "FAIL", r->name);
-		if (!ok)
-			printf("  form %d (want %d) e=%#llx p=%#llx i=%#llx\n", f,
-			       r->form, (unsigned long long)s.effective,
-			       (unsigned long long)s.permitted,
-			       (unsigned long long)s.inheritable);
-		ok ? passed++ : failed++;
+		if (!tap_selected("decode %s", r->name))
+			continue;
+		f = fcaps_decode(r->buf, r->len, &s);
+		snprintf(name, sizeof(name), "decode %s: form", r->name);
+		ASSERT_EQ(f, r->form, name);
+		snprintf(name, sizeof(name), "decode %s: effective", r->name);
+		/* sets are written only for a well-formed value */
+		ASSERT_EQ(s.effective, f == FCAPS_WELL_FORMED ? r->e : ~0ULL, name);
+		snprintf(name, sizeof(name), "decode %s: permitted", r->name);
+		ASSERT_EQ(s.permitted, f == FCAPS_WELL_FORMED ? r->p : ~0ULL, name);
+		snprintf(name, sizeof(name), "decode %s: inheritable", r->name);
+		ASSERT_EQ(s.inheritable, f == FCAPS_WELL_FORMED ? r->i : ~0ULL, name);
 	}
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return finish();
 }

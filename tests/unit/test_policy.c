@@ -19,14 +19,8 @@
 #include "filekey.h"
 #include "policyfile.h"
 #include "scan.h"
+#include "tap.h"
 
-static int passed, failed;
-
-static void check(int ok, const char *what)
-{
-	printf("%s: %s\n", ok ? "PASS" : "FAIL", what);
-	ok ? passed++ : failed++;
-}
 
 /* Write @text to a temporary policy file, parse it into @p, and return the
  * parser's result with its stderr in @err. */
@@ -259,6 +253,5 @@ int main(void)
 		      "... one entry a file, each with its key and its value");
 	}
 	test_config_store();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return finish();
 }

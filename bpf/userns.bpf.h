@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * User namespaces as the kernel walks them: id maps (make_kuid(),
+ * kuid_has_mapping()), who owns a rootid, and cap_capable()'s answer for
+ * credentials in a namespace.
+ */
+#ifndef FCAPS_USERNS_BPF_H
+#define FCAPS_USERNS_BPF_H
+
+#include "maps.bpf.h"
+
+#define UID_GID_MAP_MAX_BASE_EXTENTS 5
+#define UID_GID_MAP_MAX_EXTENTS 340
+#define FCAPS_NO_ID ((__u32)-1)
+
+/*
+ * User namespaces are walked with bpf_loop(), whose callback the verifier
+ * checks once, and read as plain memory (the verifier resolves a load in
+ * the uid map's union as the inline extents', and a callback's pointers
+ * are numbers).
+ */
+#define fcaps_ns_read(ns, field) BPF_CORE_READ((struct user_namespace *)(ns), field)	/* ns: a local */
+
+/* Is @id in inline extent @i (a constant) of @ns's uid map? Its kernel id
+ * into @kid if so. */
+static __always_inline int fcaps_extent_down(unsigned long ns, const int i, __u32 n,
+					     __u32 id, __u32 *kid)
+{
+	struct uid_gid_extent e;
+
+	if (i >= n || bpf_core_read(&e, sizeof(e),
+				    &((struct user_namespace *)ns)->uid_map.extent[i]))
+		return 0;
+	if (id < e.first || id - e.first >= e.count)
+		return 0;
+	*kid = e.lower_first + (id - e.first);
+	return 1;
+}
+
+/* Past five extents, the array behind the pointer (map_id_range_down_max()) */
+struct fcaps_id_walk {
+	struct uid_gid_extent *forward;
+	__u32 id, kid;
+};
+
+static long fcaps_map_down_step(__u32 i, struct fcaps_id_walk *w)
+{
+	struct uid_gid_extent e;
+
+	if (bpf_probe_read_kernel(&e, sizeof(e), w->forward + i))
+		return 1;
+	if (w->id < e.first || w->id - e.first >= e.count)
+		return 0;
+	w->kid = e.lower_first + (w->id - e.first);
+	return 1;
+}
+
+/*
+ * make_kuid(@ns, @id): the kernel id of @ns's @id, or FCAPS_NO_ID. With
+ * @only_first past five extents, only the first is read: they are sorted
+ * by first and disjoint, so an id 0 can be in no other.
+ */
+static __always_inline __u32 fcaps_map_down_(unsigned long ns, __u32 id, int only_first)
+{
+	struct fcaps_id_walk w = { .id = id, .kid = FCAPS_NO_ID };
+	__u32 n;
+
+	if (!fcaps_ns_read(ns, level))
+		return id;		/* the initial namespace maps every id to itself */
+	n = fcaps_ns_read(ns, uid_map.nr_extents);
+	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS) {
+		if (fcaps_extent_down(ns, 0, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 1, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 2, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 3, n, id, &w.kid) ||
+		    fcaps_extent_down(ns, 4, n, id, &w.kid))
+			return w.kid;
+		return FCAPS_NO_ID;
+	}
+	w.forward = fcaps_ns_read(ns, uid_map.forward);
+	if (only_first)
+		fcaps_map_down_step(0, &w);
+	else
+		bpf_loop(n < UID_GID_MAP_MAX_EXTENTS ? n : UID_GID_MAP_MAX_EXTENTS,
+			 fcaps_map_down_step, &w, 0);
+	return w.kid;
+}
+
+static __always_inline __u32 fcaps_map_down(struct user_namespace *ns, __u32 id)
+{
+	/* the initial namespace, in a plain load */
+	return ns->level ? fcaps_map_down_((unsigned long)ns, id, 0) : id;
+}
+
+/* kuid_has_mapping() and kgid_has_mapping(): is kernel id @kid in the id
+ * map at @map (a namespace's uid_map or gid_map)? */
+struct fcaps_up_walk {
+	struct uid_gid_extent *forward;
+	__u32 kid;
+	int found;
+};
+
+static __always_inline int fcaps_extent_up(unsigned long map, const int i, __u32 n, __u32 kid)
+{
+	struct uid_gid_extent e;
+
+	if (i >= n || bpf_core_read(&e, sizeof(e), &((struct uid_gid_map *)map)->extent[i]))
+		return 0;
+	return kid >= e.lower_first && kid - e.lower_first < e.count;
+}
+
+static long fcaps_map_up_step(__u32 i, struct fcaps_up_walk *w)
+{
+	struct uid_gid_extent e;
+
+	if (bpf_probe_read_kernel(&e, sizeof(e), w->forward + i))
+		return 1;
+	w->found = w->kid >= e.lower_first && w->kid - e.lower_first < e.count;
+	return w->found;
+}
+
+static __always_inline int fcaps_has_mapping(unsigned long map, __u32 kid)
+{
+	struct fcaps_up_walk w = { .kid = kid };
+	__u32 n = BPF_CORE_READ((struct uid_gid_map *)map, nr_extents);
+
+	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS)
+		return fcaps_extent_up(map, 0, n, kid) || fcaps_extent_up(map, 1, n, kid) ||
+		       fcaps_extent_up(map, 2, n, kid) || fcaps_extent_up(map, 3, n, kid) ||
+		       fcaps_extent_up(map, 4, n, kid);
+	w.forward = BPF_CORE_READ((struct uid_gid_map *)map, forward);
+	bpf_loop(n < UID_GID_MAP_MAX_EXTENTS ? n : UID_GID_MAP_MAX_EXTENTS,
+		 fcaps_map_up_step, &w, 0);
+	return w.found;
+}
+
+/* The walk up from a namespace: what it looks for, and what it found */
+struct fcaps_ns_walk {
+	unsigned long ns, target;
+	__u32 kroot;
+	int found;
+};
+
+/* rootid_owns_currentns(): is @kroot the root of @ns or of an ancestor? */
+static long fcaps_root_owns_step(__u32 i, struct fcaps_ns_walk *w)
+{
+	unsigned long ns = w->ns;	/* CO-RE reads name kernel types only */
+
+	if (fcaps_map_down_(ns, 0, 1) == w->kroot) {
+		w->found = 1;
+		return 1;
+	}
+	if (!fcaps_ns_read(ns, level))
+		return 1;
+	w->ns = (unsigned long)fcaps_ns_read(ns, parent);
+	return !w->ns;
+}
+
+static __always_inline int fcaps_root_owns(struct user_namespace *ns, __u32 kroot)
+{
+	struct fcaps_ns_walk w = { .ns = (unsigned long)ns, .kroot = kroot };
+
+	if (!ns->level)
+		return kroot == 0;
+	if (kroot != FCAPS_NO_ID)	/* 32 nested namespaces at most */
+		bpf_loop(33, fcaps_root_owns_step, &w, 0);
+	return w.found;
+}
+
+/* current_in_userns(@target) for credentials in @ns */
+static long fcaps_in_userns_step(__u32 i, struct fcaps_ns_walk *w)
+{
+	unsigned long ns = w->ns;	/* CO-RE reads name kernel types only */
+
+	if (ns == w->target) {
+		w->found = 1;
+		return 1;
+	}
+	if (!fcaps_ns_read(ns, level))
+		return 1;
+	w->ns = (unsigned long)fcaps_ns_read(ns, parent);
+	return !w->ns;
+}
+
+static __always_inline int fcaps_in_userns(struct user_namespace *ns,
+					   struct user_namespace *target)
+{
+	struct fcaps_ns_walk w = { .ns = (unsigned long)ns, .target = (unsigned long)target };
+
+	if (ns == target)
+		return 1;
+	bpf_loop(33, fcaps_in_userns_step, &w, 0);
+	return w.found;
+}
+
+/* make_kuid(@ns, 0) */
+static __always_inline __u32 fcaps_ns_root(struct user_namespace *ns)
+{
+	return ns->level ? fcaps_map_down_((unsigned long)ns, 0, 1) : 0;
+}
+
+/*
+ * cap_capable(): does @cred hold @cap in @ns? In its own namespace, by its
+ * effective set; in a descendant, if it owns the namespace's parent chain.
+ */
+enum fcaps_ns_verdict { FCAPS_NS_NONE, FCAPS_NS_OWN_PE, FCAPS_NS_OWNER };
+
+/* How cap_capable() decides for @cred in @ns: by its effective set (its own
+ * namespace), all granted (a namespace its euid created below its own), or
+ * none (anywhere else) */
+static __always_inline enum fcaps_ns_verdict fcaps_ns_walk(const struct cred *cred,
+							   struct user_namespace *ns)
+{
+	struct user_namespace *own = cred->user_ns;
+
+	for (int i = 0; i < 33 && ns; i++) {	/* 32 nested namespaces at most */
+		if (ns == own)
+			return FCAPS_NS_OWN_PE;
+		if (ns->level <= own->level)
+			return FCAPS_NS_NONE;
+		if (ns->parent == own && ns->owner.val == cred->euid.val)
+			return FCAPS_NS_OWNER;
+		ns = ns->parent;
+	}
+	return FCAPS_NS_NONE;
+}
+
+/* The same with @cred's own namespace and effective set already read */
+static __always_inline int fcaps_ns_capable_from(const struct cred *cred,
+						 struct user_namespace *own, __u64 pe,
+						 struct user_namespace *ns, int cap)
+{
+	enum fcaps_ns_verdict v = ns == own ? FCAPS_NS_OWN_PE : fcaps_ns_walk(cred, ns);
+
+	return v == FCAPS_NS_OWNER || (v == FCAPS_NS_OWN_PE && (pe >> cap) & 1);
+}
+
+/* ... with @cred's pE as the ceiling of a capped file's runner leaves it */
+static __always_inline int fcaps_ns_capable_capped(const struct cred *cred,
+						   struct user_namespace *ns, int cap)
+{
+	__u64 pe = fcaps_cap64(cred->cap_effective), pp = 0;
+
+	fcaps_capped_sets(cred, &pp, &pe);
+	return fcaps_ns_capable_from(cred, cred->user_ns, pe, ns, cap);
+}
+
+#endif /* FCAPS_USERNS_BPF_H */
