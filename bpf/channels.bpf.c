@@ -212,6 +212,19 @@ static __always_inline int sigio_record(const struct fcaps_config *cfg,
 	return ret;
 }
 
+/* 6.12 allocates a file's fown_struct on demand, with a pointer back */
+struct fown_struct___backptr {
+	struct file *file;
+};
+
+/* The file @fown belongs to: embedded in it (6.1), or pointing back to it */
+static __always_inline struct file *fown_file(struct fown_struct *fown)
+{
+	if (bpf_core_field_exists(struct fown_struct___backptr, file))
+		return BPF_CORE_READ((struct fown_struct___backptr *)fown, file);
+	return (void *)((unsigned long)fown - bpf_core_field_offset(struct file, f_owner));
+}
+
 SEC("fmod_ret/security_file_send_sigiotask")
 int BPF_PROG(fcaps_sigio, struct task_struct *tsk, struct fown_struct *fown, int sig, int ret)
 {
@@ -222,7 +235,7 @@ int BPF_PROG(fcaps_sigio, struct task_struct *tsk, struct fown_struct *fown, int
 
 	if (!cfg)
 		return 0;
-	file = (void *)((unsigned long)fown - bpf_core_field_offset(struct file, f_owner));
+	file = fown_file(fown);
 	key = (__u64)file;
 	known = bpf_map_lookup_elem(&sigio_owners, &key);
 	if (known) {

@@ -3,9 +3,7 @@ saw, which record decided it, and (swap) whether BPF's own records predict
 that the two runs decide it differently.
 """
 from diffdata import EXEC, KILL, OP_HOOK, SCHED_HOOKS, choice
-
-EPERM, SIGUSR1, SIGTERM, SIGCONT = 1, 10, 15, 18
-CAP_KILL, CAP_SYS_NICE = 5, 23
+from fcaps_abi import CAP_KILL, CAP_SYS_NICE, EPERM, SIGCONT, SIGTERM, SIGUSR1
 
 
 class Call:

@@ -32,9 +32,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import battery  # noqa: E402
 import calls  # noqa: E402
 import coverage  # noqa: E402
-from diffdata import (DECISION_HOOKS, HarnessError, Windows, check_bookkeeping,  # noqa: E402
-                      check_event_set, event_pids, hook_name, kind_of_hook, last_exec,
-                      load_events, load_json, load_map, read_pids, read_text)
+import conditions  # noqa: E402
+from diffdata import (DECISION_HOOKS, WELL_FORMED, XATTR_GUARD, HarnessError, Windows,  # noqa: E402
+                      check_bookkeeping, check_event_set, event_pids, hook_name,
+                      kind_of_hook, last_exec, load_events, load_json, load_map, read_pids,
+                      read_text)
+from fcaps_abi import GUARD_EMPTY  # noqa: E402
 
 # ---- The one list of what the shadow join does NOT compare, and why. ----
 # Every other field of a record, present on either side, is compared
@@ -59,7 +62,6 @@ NOT_COMPARED = [
      "not inputs of SEMANTICS section 4 (no signal, no explicit credentials, no securebits)"),
 ]
 REFUSED_EXEC_FIELDS = ("hook", "pid", "ret", "legacy", "form", "tag", "dev", "ino", "nosuid")
-WELL_FORMED = 1
 
 
 def _never(family):
@@ -91,8 +93,11 @@ OBSERVED_EXEC = [("pe", "Eff"), ("pp", "Prm"), ("pi", "Inh"), ("pa", "Amb"), ("u
                  ("securebits", "securebits_after")]
 # ---- The swap runs compare every field of an event's line but these. ----
 SWAP_NOT_COMPARED = [
-    (("workload", "pid", "sender", "target", "target_tgid", "child", "member", "pids"),
+    (("workload", "runner", "pid", "sender", "target", "target_tgid", "child", "member",
+      "actor", "then", "pids"),
      "process ids: each run has its own"),
+    (("actor_Eff",), "an xattr actor's live effective set: a capped actor's is narrowed "
+     "by its ceiling alone under BPF (it is the shadow run's input to the condition table)"),
     (("caps_by_ambient",), "how the BPF run's actors got their sets (BPF cannot grant): 1 "
      "there by design; the sets themselves are compared (sender_Eff, target_Prm, ...)"),
 ]
@@ -110,6 +115,7 @@ class Report:
         self.rows = {}           # (comparison, hook) -> counters
         self.disagree, self.expected, self.harness = [], [], []
         self.coverage, self.coverage_failures = [], []
+        self.conditions = []
         self.after_snapshot = {"dumper": 0, "other": []}
         self.swap_strict = None
         self.battery = None
@@ -139,7 +145,11 @@ def reproduce(meta, name):
         extra += ["--kernel", meta["kernel"]]
     if meta.get("append"):
         extra += ["--append", meta["append"]]
-    if meta.get("fcapsctl", "fcapsctl") != "fcapsctl":
+    default_ctl = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               "../../build/guest-bin/fcapsctl")
+    ctl_path = meta.get("fcapsctl_path") or default_ctl
+    if (meta.get("fcapsctl", "fcapsctl") != "fcapsctl" or
+            os.path.realpath(ctl_path) != os.path.realpath(default_ctl)):
         extra += ["--fcapsctl", "%s:%s" % (meta["fcapsctl"], meta.get("fcapsctl_path", "PATH"))]
     if extra:
         cmd = "tests/diff/run --seed %s --events %s %s" % (
@@ -165,7 +175,8 @@ def shadow(run, rep):
     # may be newer; anything of the workload's there is a record BPF lost.
     snapshot = max(bpf)
     kern = {q: r for q, r in kern_all.items() if q <= snapshot}
-    ours = set().union(*(event_pids(e) for e in events)) | {e["workload"] for e in events}
+    ours = set().union(*(event_pids(e) for e in events)) | {e["workload"] for e in events} | \
+        {e["runner"] for e in events if isinstance(e.get("runner"), int)}
     for q in sorted(set(kern_all) - set(kern)):
         r = kern_all[q]
         if r["pid"] in dumpers:
@@ -182,16 +193,24 @@ def shadow(run, rep):
     for seq in sorted(set(bpf) | set(kern)):
         join(seq, bpf.get(seq), kern.get(seq), win, rep)
     for i, ev in enumerate(events):
+        if ev["kind"] == "xattr":
+            observe_xattr(ev, win.records(i, "bpf"), rep)
         observe(ev, win.records(i, "kernel"), win.workload, rep)
     if not rep.meta.get("only"):
         hits = coverage.classify(win)
         nrandom = sum(e["name"].startswith("random#") for e in events)
         rep.coverage, rep.coverage_failures = coverage.table(hits, nrandom)
+    nrandom = sum(e["name"].startswith("random#") for e in events)
+    rep.conditions, failed = conditions.table(conditions.pairs(win), nrandom,
+                                              rep.meta.get("only"))
+    rep.coverage_failures += failed
     return len(events)
 
 
 def join(seq, b, k, win, rep):
     r = b or k
+    if r["hook"] == XATTR_GUARD and k is None:
+        return                  # BPF's alone: held to what was observed (observe_xattr)
     if r["hook"] not in DECISION_HOOKS:
         rep.harness.append("seq %d: a %s record in a decision map" % (seq, hook_name(r["hook"])))
         return
@@ -215,12 +234,28 @@ def join(seq, b, k, win, rep):
 
 
 # -------------------------------------------------------------- observed
+def hung(ev, path):
+    """Why @ev is a disagreement for having hung on @path, or None"""
+    if not ev.get("hang"):
+        return None
+    return "did not finish on the %s path within %s s (hung)" % (path, ev["hang"])
+
+
 def observe(ev, recs, workload, rep):
     kind = ev["kind"]
     item = {"key": ev["name"], "event": ev["name"], "scenario": ev["name"], "observed": ev}
+    if hung(ev, "kernel"):
+        item.update(why=hung(ev, "kernel"), fields=["hang"])
+        rep.add("observed", kind, "disagree", item)
+        return
+    if kind in ("xattr", "caps"):   # their execs are joined; BPF's ceiling records nothing
+        return
     if kind == "exec":
         if not isinstance(ev.get("pid"), int):
-            rep.harness.append("shadow: exec event %r reports no pid" % ev["name"])
+            # a chain may stop before its last exec (a step it could not
+            # take): its execs are joined in shadow, its steps in swap
+            if "steps" not in ev:
+                rep.harness.append("shadow: exec event %r reports no pid" % ev["name"])
             return
         why, fields, item["kernel"] = observe_exec(ev, recs)
     else:
@@ -238,6 +273,38 @@ def observe(ev, recs, workload, rep):
         rep.add("observed", kind, "disagree", item)
 
 
+def observe_xattr(ev, recs, rep):
+    """BPF's guard (its record, hook xattr_guard) against what the kernel
+    path did with the same write: a refusal of BPF's own is a refusal; an
+    empty security.capability BPF allows, the kernel path must allow too
+    (elsewhere BPF leaves the decision to the capability module)."""
+    item = {"key": ev["name"], "event": ev["name"], "scenario": ev["name"], "observed": ev}
+    guard = [r for _, r in recs if r["hook"] == XATTR_GUARD and r["pid"] == ev.get("actor")]
+    r = guard[-1] if guard else None
+    ok = ev.get("ret") == 0
+    why = None
+    if hung(ev, "kernel"):
+        return                  # observe() reports it
+    if r is None:
+        if ok:
+            why = "the write succeeded but BPF's guard has no record of it"
+    elif r.get("ret", 0) < 0 and (ok or ev.get("errno") != -r["ret"]):
+        why = "BPF's guard refused (%d), the kernel path %s" % (
+            r["ret"], "allowed it" if ok else "failed with errno %s" % ev.get("errno"))
+    elif r.get("ret", 0) >= 0 and r.get("arg", 0) & GUARD_EMPTY and not ok:
+        why = "BPF's guard allows an empty security.capability the kernel path refused " \
+              "(errno %s)" % ev.get("errno")
+    item["bpf"] = r
+    if why is None:
+        rep.add("observed", "xattr", "agree")
+    else:
+        item.update(why=why, fields=["ret"])
+        rep.add("observed", "xattr", "disagree", item)
+
+
+IDS = ("uid", "euid", "suid", "gid", "egid")
+
+
 def observe_exec(ev, recs):
     """The event's process's last exec record against its observations."""
     r = last_exec(recs, ev["pid"])
@@ -250,7 +317,9 @@ def observe_exec(ev, recs):
         return None, [], r
     if r.get("ret") != 0:
         return "kernel ret %s, but the exec succeeded" % r.get("ret"), ["ret"], r
-    diff = [(f, o) for f, o in OBSERVED_EXEC if o in ev and r.get(f) != ev[o]]
+    # a chain that unshared a user namespace sees its ids through its maps
+    diff = [(f, o) for f, o in OBSERVED_EXEC if o in ev and r.get(f) != ev[o]
+            and not (ev.get("userns") and f in IDS)]
     if not diff:
         return None, [], r
     return ("; ".join("kernel %s %s, observed %s %s" % (f, fmt(r.get(f)), o, fmt(ev[o]))
@@ -260,7 +329,7 @@ def observe_exec(ev, recs):
 # ----------------------------------------------------------------- norec
 def norec(run, rep):
     """The --record none run against the recording BPF run: the same rule
-    decides in both (NOTES), so any difference is a disagreement."""
+    decides in both (docs/testing.md), so any difference is a disagreement."""
     p = lambda n: os.path.join(run, n)  # noqa: E731
     bev = load_events(p("swap-bpf.jsonl"), "swap workload output, BPF run")
     nev = load_events(p("swap-norec.jsonl"), "workload output, BPF run with --record none")
@@ -274,6 +343,8 @@ def norec(run, rep):
             continue
         b, kind = bev[index[n["name"]]], n["kind"]
         diff = sorted(f for f in set(n) | set(b) if f not in SWAP_SKIP and n.get(f) != b.get(f))
+        if hung(n, "BPF (--record none)") and "hang" not in diff:
+            diff.append("hang")
         if not diff:
             rep.add("norec", kind, "agree")
             continue
@@ -308,6 +379,8 @@ def swap(run, rep):
         item = {"key": k["name"], "event": k["name"], "scenario": k["name"], "kernel": k, "bpf": b}
         diff = sorted(f for f in set(k) | set(b) if f not in SWAP_SKIP and k.get(f) != b.get(f))
         rule, how = excuse(kind, diff, k, b, win.records(i, "bpf"), win.workload)
+        if hung(k, "kernel") or hung(b, "BPF"):
+            rule, how = None, hung(k, "kernel") or hung(b, "BPF")
         if kind == "exec":
             rep.battery.add(k, b, last_exec(win.records(i, "bpf"), b.get("pid")),
                             set(diff) if rule else set())
@@ -334,7 +407,9 @@ def excuse(kind, diff, k, b, records, workload):
         if not set(diff) - set(bat) <= set(CRED_FIELDS):
             return None, "only Eff, Prm, Amb and battery outcomes may differ"
         r = last_exec(records, b.get("pid"))
-        if r is None or not r.get("legacy") or r.get("ret") != 0:
+        # a chain's process may carry what an earlier legacy exec left (its
+        # ceiling), which BPF's record of the last exec predicts from
+        if r is None or r.get("ret") != 0 or not (r.get("legacy") or "steps" in b):
             return None, "the BPF run's record of this exec is not a legacy decision"
         wrong = [o for o, f in CRED_FIELDS.items() if o in k and k[o] != r.get(f)]
         if wrong:
@@ -346,6 +421,17 @@ def excuse(kind, diff, k, b, records, workload):
         if bat:
             return "swap-battery-grant", "only operations of capabilities BPF cannot grant"
         return "swap-exec-creds", "the kernel run got BPF's predicted sets"
+    if kind == "xattr" and set(diff) <= {"then_Eff", "then_Prm"}:
+        # root's exec of the file after the write: a legacy value narrows
+        # root in the kernel run, under BPF only its ceiling does
+        r = last_exec(records, b.get("then"))
+        if r is None or not r.get("legacy") or r.get("ret") != 0:
+            return None, "the BPF run's record of root's exec after the write is not legacy"
+        if (k.get("then_Eff"), k.get("then_Prm")) != (r.get("pe"), r.get("pp")):
+            return None, "the kernel run's then_Eff, then_Prm are not what BPF's record predicts"
+        return "swap-exec-creds", "the kernel run got BPF's predicted sets"
+    if kind in ("xattr", "caps"):
+        return None, "writes and the ceiling's decisions are compared strictly"
     call = calls.call_of(k)
     allowed = set(call.fields) | ({"child_alive", "child_signal"} if kind == "xinit" else set())
     if not set(diff) <= allowed:
@@ -369,6 +455,7 @@ def write_reports(out, rep):
         json.dump({"run": meta, "harness_errors": rep.harness, "summary": summary,
                    "disagreements": rep.disagree, "expected": rep.expected,
                    "coverage": rep.coverage, "coverage_failures": rep.coverage_failures,
+                   "conditions": rep.conditions,
                    "swap_strict": rep.swap_strict, "kernel_after_snapshot": rep.after_snapshot,
                    "battery": rep.battery.as_list() if rep.battery else [],
                    "not_compared": [{"hook": h, "fields": list(fs), "when": w, "why": y}
@@ -431,6 +518,12 @@ def coverage_md(rep):
     md += ["| %s | %d | %d | %s%s |" % (c["branch"], c["catalogue"], c["random"],
                                         "" if c["reachable"] else "**not counted**: ", c["note"])
            for c in rep.coverage]
+    md += ["", "## Conditions: independence pairs (MC/DC, tests/diff/conditions.py)", "",
+           "| rule | section | condition | pairs |", "|---|---|---|---|"]
+    md += ["| %s | %s | %s | %s |" % (c["rule"], c["section"], c["condition"],
+                                     c["pairs"] if c["pairs"] is not None else
+                                     "not counted: " + c.get("note", ""))
+           for c in rep.conditions]
     if rep.coverage_failures:
         md += ["", "Coverage holes (the run fails):", ""]
         md += ["- " + f for f in rep.coverage_failures]
@@ -472,6 +565,11 @@ def print_terminal(rep, summary, out):
         for c in rep.coverage:
             print("%-28s %9d %7d%s" % (c["branch"], c["catalogue"], c["random"],
                                        "" if c["reachable"] else "  (" + c["note"] + ")"))
+    if rep.conditions:
+        print("%-52s %-52s %6s" % ("rule", "condition", "pairs"))
+        for c in rep.conditions:
+            print("%-52s %-52s %6s" % (c["rule"][:52], c["condition"][:52],
+                                        c["pairs"] if c["pairs"] is not None else "-"))
     for d in rep.disagree[:20]:
         print("DISAGREE %s %s [%s] %s\n  bpf:       %s\n  kernel:    %s\n  reproduce: %s" % (
             d["comparison"], d["scenario"], d["key"], d.get("why", ""),

@@ -8,8 +8,7 @@ branches it went through; the table counts events per branch.
 """
 from diffdata import (CHANNEL_HOOKS, EXEC, KILL, MALFORMED as FORM_MALFORMED, SCHED_HOOKS,
                       SECBIT_NOROOT, V1_TAG, V3_TAG, choice, hook_name, last_exec)
-
-EPERM = 1
+from fcaps_abi import EPERM  # noqa: E402
 LEGACY_TAGS = (V1_TAG, V3_TAG)
 VALUE_PRESENT_FORMS = ("legacy", "malformed")    # the workload's file_form: legacy-tagged
 

@@ -13,7 +13,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from fcaps_abi import (HOOKS, HOOK_EXEC as EXEC, HOOK_KILL as KILL,  # noqa: E402
                        HOOK_SETSCHEDULER as SETSCHEDULER, HOOK_SETNICE as SETNICE,
                        HOOK_SETIOPRIO as SETIOPRIO, HOOK_PRLIMIT as PRLIMIT,
-                       HOOK_SIGIO as SIGIO, MALFORMED, SECBIT_NOROOT, V1_TAG, V3_TAG)
+                       HOOK_SIGIO as SIGIO, HOOK_XATTR_GUARD as XATTR_GUARD, MALFORMED,
+                       SECBIT_NOROOT, V1_TAG, V3_TAG, WELL_FORMED)
 
 SCHED_HOOKS = (SETSCHEDULER, SETNICE, SETIOPRIO)
 # the kill rule's other channels (SEMANTICS 3): events of kind "sched" with
@@ -23,7 +24,7 @@ CHANNEL_HOOKS = (PRLIMIT, SIGIO)
 DECISION_HOOKS = (EXEC, KILL) + SCHED_HOOKS + CHANNEL_HOOKS
 OP_HOOK = {"sched": SETSCHEDULER, "nice": SETNICE, "ioprio": SETIOPRIO,
            "prlimit": PRLIMIT, "sigio": SIGIO}
-KINDS = ("exec", "kill", "sched", "sigchld", "xinit")
+KINDS = ("exec", "kill", "sched", "sigchld", "xinit", "xattr", "caps")
 DECISION_MAPS = ("decisions", "kdecisions")
 
 
@@ -121,7 +122,11 @@ def check_event_set(events, meta, what):
     random event 0..EVENTS-1 exactly once."""
     only = meta.get("only")
     if only:
-        if [e["name"] for e in events] != [only]:
+        names = [e["name"] for e in events]
+        # "random#N" alone names random event N (fcaps_workload --only)
+        short = only.startswith("random#") and ":" not in only
+        if names != [only] and not (short and len(names) == 1 and
+                                    names[0].startswith(only + ":")):
             raise HarnessError("%s: --only %r, but the workload reported %d events (%s)" % (
                 what, only, len(events), ", ".join(repr(e["name"]) for e in events[:3])))
         return
@@ -219,7 +224,9 @@ class Windows:
 
     def __init__(self, events, bpf, kern, dumpers, what):
         self.events, self.dumpers = events, dumpers
-        self.workload = {ev["workload"] for ev in events}
+        # the events' own processes, and the runner that forks them
+        self.workload = {ev["workload"] for ev in events} | \
+            {ev["runner"] for ev in events if isinstance(ev.get("runner"), int)}
         self.marks = sorted(q for q, r in bpf.items() if is_marker(r, self.workload))
         if len(self.marks) != len(events):
             raise HarnessError("%s: %d event markers in the BPF map for %d events: the run is "
@@ -253,8 +260,15 @@ class Windows:
     def matches(self, rec, ev):
         """Whether a record can belong to the event it falls in."""
         pids, hook = event_pids(ev), rec["hook"]
+        if ev.get("hang"):       # its processes never reported their pids
+            return True
         if hook == EXEC:
             return rec["pid"] in pids
+        if hook == KILL and ev["kind"] == "caps":   # a tracer's SIGCONT, the target's end
+            return rec["pid"] in pids or rec["pid"] in self.workload
+        if hook == XATTR_GUARD:  # an xattr event's write (and its set-up), the battery's
+            return (ev["kind"] == "xattr" and (rec["pid"] in pids or rec["pid"] in self.workload)) \
+                or (ev["kind"] == "exec" and "bat_setfcap" in ev and rec["pid"] in pids)
         if hook == KILL:
             return (rec["pid"] in pids or rec["pid"] in self.workload or
                     (ev["kind"] == "sigchld" and rec.get("target") in pids))
@@ -273,9 +287,11 @@ class Windows:
             for side in ("bpf", "kernel"):
                 for q, r in self.records(i, side):
                     if q not in self.marks and not self.matches(r, ev):
+                        pids = sorted(event_pids(ev))
                         errors.append("%s: %s record seq %d (%s, pid %d) does not belong to its "
-                                      "event %r (pids %s)" % (what, side, q, hook_name(r["hook"]),
-                                      r["pid"], ev["name"], sorted(event_pids(ev) | self.workload)))
+                                      "event %r (its pids %s%s)" % (
+                                          what, side, q, hook_name(r["hook"]), r["pid"],
+                                          ev["name"], pids[:8], " ..." if len(pids) > 8 else ""))
         return errors
 
 

@@ -8,7 +8,7 @@ Builds crafted run directories, in the formats tests/guest/diff.sh writes
 dumper pids, run.json), runs compare.py on each and checks its exit status
 and what it says. Every check compares against a clean run that passes,
 so a check fails when compare.py stops noticing what it is about. Ends
-"N passed, N failed".
+TAP (tests/lib/tap.py).
 """
 import copy
 import json
@@ -20,14 +20,19 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import diffdata  # noqa: E402
+import tap  # noqa: E402
 from battery import OPS as BATTERY  # noqa: E402
 from diffdata import HOOKS, OP_HOOK as OPS, V1_TAG as V1  # noqa: E402
 from fcaps_abi import RECORD_FIELDS as FIELDS  # noqa: E402
+from fcaps_abi import CAP_SETFCAP, CAP_SYS_ADMIN, HOOK_XATTR_GUARD as GUARD  # noqa: E402
 COMPARE = os.path.join(HERE, "compare.py")
 EXPECTED = os.path.join(HERE, "expected.txt")
 
 B = lambda cap: 1 << cap  # noqa: E731
 CHOWN, KILL, BIND, RAW, NICE = B(0), B(5), B(10), B(13), B(23)
+SYSADMIN, SETFCAP = B(CAP_SYS_ADMIN), B(CAP_SETFCAP)
 FULL = (2 << 40) - 1
 U = 1000
 
@@ -135,6 +140,23 @@ class Run:
             self.reap(c)
         self.events.append(e)
 
+    def xattr_event(self, name, op, eff, ret):
+        """An actor holding @eff writes or removes a security.* name; root
+        then runs the file (plain here: nothing to predict)."""
+        self.marker()
+        a, t = self.pid(), self.pid()
+        if op.endswith("-other") or not ret:
+            self.put(self.rec(hook=GUARD, pid=a, op=1, arg=1 if op.endswith("-other") else 2,
+                              pe=eff, pp=eff, uid=U, euid=U, ret=0), kern=False)
+        self.put(self.rec(hook=0, pid=t, uid=0, euid=0, suid=0, pp=FULL, pe=FULL))
+        self.reap(t)
+        e = {"workload": self.W, "name": name, "kind": "xattr", "op": op, "actor": a, "then": t,
+             "pids": [a, t], "ret": 0 if ret == 0 else -1, "actor_Eff": eff, "actor_userns": 0,
+             "then_Eff": FULL, "then_Prm": FULL, "then_secure": 0}
+        if ret:
+            e["errno"] = -ret
+        self.events.append(e)
+
     def sigchld_event(self, name, allowed):
         """A capped probe's child drops every capability and signals it."""
         self.marker()
@@ -164,6 +186,8 @@ def catalogue(run, at_mode="shadow", skip=(), only=None):
          dict(legacy, fe=RAW | BIND, fp=RAW | BIND, bset=FULL & ~BIND, pp=RAW, pe=RAW)),
         ("exec: fI meets pI", {}, dict(legacy, fe=RAW | CHOWN, fp=RAW, fi=CHOWN, pi=CHOWN,
                                        pp=RAW | CHOWN, pe=RAW | CHOWN)),
+        ("exec: fI, empty pI", {}, dict(legacy, fe=RAW | CHOWN, fp=RAW, fi=CHOWN, pp=RAW, pe=RAW)),
+        ("exec: v1 with empty sets", {}, dict(legacy, secureexec=0)),
         ("exec: fE narrows", {}, dict(legacy, fe=RAW, fp=RAW | BIND, pp=RAW | BIND, pe=RAW)),
         ("exec: nnp downgrade", {"nnp": 1}, dict(legacy, fe=RAW, fp=RAW, unsafe=4)),
         ("exec: setuid root", {}, dict(euid=0, suid=0, setid=1, secureexec=1, pp=FULL, pe=FULL)),
@@ -173,6 +197,9 @@ def catalogue(run, at_mode="shadow", skip=(), only=None):
                                            old_euid=0, old_egid=0, secureexec=0, fe=RAW, fp=RAW,
                                            pp=RAW, pe=RAW, old_pp=FULL)),
         ("exec: setgid", {}, dict(egid=50, setid=1, secureexec=1)),
+        ("exec: root runs a setgid v1 file", {}, dict(
+            legacy, uid=0, euid=0, suid=0, gid=0, egid=50, old_euid=0, old_egid=0, setid=1,
+            secureexec=1, fe=RAW, fp=RAW, pp=RAW, pe=RAW, old_pp=FULL)),
         ("exec: noroot", {"securebits": 1}, dict(uid=0, euid=0, suid=0, securebits=1)),
     ]
     want = lambda name: name not in skip and only in (None, name)  # noqa: E731
@@ -208,6 +235,16 @@ def catalogue(run, at_mode="shadow", skip=(), only=None):
     for name, kw in pairs:
         if want(name):
             run.pair_event(name, **kw)
+    for name, op, eff, ret in (
+            ("xattr: uid 1000 removes: EPERM", "remove", 0, -1),
+            ("xattr: a holder of cap_setfcap removes", "remove", SETFCAP, 0),
+            ("xattr: a holder of cap_sys_admin removes: EPERM", "remove", SYSADMIN, -1),
+            ("xattr: a holder of cap_sys_admin writes another name", "set-other", SYSADMIN, 0),
+            ("xattr: a holder of cap_setfcap writes another name: EPERM", "set-other", SETFCAP,
+             -1),
+            ("xattr: uid 1000 writes another name: EPERM", "set-other", 0, -1)):
+        if want(name):
+            run.xattr_event(name, op, eff, ret)
     if want("signal: xinit"):      # as "at": refused by the kernel, allowed under BPF
         run.xinit_event("signal: xinit", allowed=at_mode != "shadow")
     if want("signal: SIGCHLD"):
@@ -336,15 +373,16 @@ def compare(c, label):
 def check(desc, c, want_rc, *want_text, absent=()):
     global passed, failed
     label = "t%02d" % (passed + failed)
+    out = os.path.join(TMP, label)
+    if not tap.selected(desc):
+        return out
     rc, text, out = compare(c, label)
     missing = [t for t in want_text if t not in text]
     present = [t for t in absent + ("Traceback",) if t in text]
     ok = rc == want_rc and not missing and not present
-    print("%s: %s" % ("PASS" if ok else "FAIL", desc))
-    if not ok:
-        print("  status %d (wanted %d); missing %s; unwanted %s; output:" % (rc, want_rc, missing,
-                                                                           present))
-        print("\n".join("  | " + line for line in text.splitlines()[-25:]))
+    tap.result(ok, desc, () if ok else
+               ["status %d (wanted %d); missing %s; unwanted %s; output:"
+                % (rc, want_rc, missing, present)] + text.splitlines()[-25:])
     passed, failed = passed + ok, failed + (not ok)
     return out
 
@@ -355,29 +393,42 @@ def mutate(fn, **kw):
     return c
 
 
+def read_report(out, name):
+    """A report a check wrote; None where it did not run (-t, -l)."""
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return f.read()
+
+
 def last_kill(run, name):
     ev = next(e for e in run.events if e["name"] == name)
     return ev, next(r for r in run.kern.values() if r["hook"] == 1 and r["pid"] == ev["sender"])
 
 
 def main():
-    global TMP
+    global TMP, passed, failed
     TMP = tempfile.mkdtemp(prefix="fcaps-test-compare-")
     out = check("a clean crafted run (shadow, observed, swap) exits 0", Crafted(), 0,
                 "0 unexpected disagreements", "swap-caps-from-exec")
-    with open(os.path.join(out, "report.md")) as f:
-        md = f.read()
+    md = read_report(out, "report.md")
     check_text("report.md has the coverage table, the strict swap count and the fields not "
                "compared", md, "| exec/noroot | 1 | 0 |", "compared strictly",
                "## Fields not compared", "only USB async I/O")
-    with open(os.path.join(out, "report.json")) as f:
-        rj = json.load(f)
-    check_text("report.json lists every expected divergence", json.dumps(rj["expected"]),
+    rj = json.loads(read_report(out, "report.json") or '{"expected": null}')
+    check_text("report.json lists every expected divergence",
+               None if rj["expected"] is None else json.dumps(rj["expected"]),
                '"id": "swap-caps-from-exec"', "signal: at", "signal: xinit", "signal: SIGCHLD",
                '"id": "swap-exec-creds"', '"id": "swap-battery-grant"')
     check_text("report.md has the battery's per-capability table, root capped agreeing", md,
-               "## Capability battery", "| net_raw | CAP_NET_RAW | exec | 13 | 6 | 5 | 12 | 1 | 0 "
-               "| 1 / 1 | 0 |", "| net_raw | CAP_NET_RAW | raise | 13 | 7 | 6 | 12 | 1 | 0 | 1 / 1 | 0 |")
+               "## Capability battery", "| net_raw | CAP_NET_RAW | exec | 16 | 8 | 7 | 15 | 1 | 0 "
+               "| 2 / 2 | 0 |", "| net_raw | CAP_NET_RAW | raise | 16 | 9 | 8 | 15 | 1 | 0 | 2 / 2 | 0 |")
+    check_text("report.md has the condition table, every condition paired", md,
+               "## Conditions: independence pairs",
+               "| exec: AT_SECURE | 2.7 | the exec is setid | 1 |",
+               "| security.* writes: CAP_SETFCAP, else CAP_SYS_ADMIN | 1, 6 | the actor has "
+               "CAP_SYS_ADMIN | 1 |")
 
     check("an empty run exits 2", mutate(lambda c: c.files.update({"shadow-events.jsonl": ""})),
           2, "is empty")
@@ -405,6 +456,17 @@ def main():
         e.update(ret=-1, errno=1)
     check("a --record none run that differs from the recording run is a disagreement (norec)",
           mutate(norec_differs), 1, "DISAGREE norec signal: at", "differs in errno, ret")
+
+    def hang(c, side):            # an event that never finished on one path
+        evs = c.swapk if side == "kernel" else c.swapb.events
+        i = next(i for i, e in enumerate(evs) if e["name"] == "signal: at")
+        evs[i] = {"workload": evs[i]["workload"], "name": "signal: at", "kind": evs[i]["kind"],
+                  "hang": 10, "pids": [1]}
+    for side in ("BPF", "kernel"):
+        check("an event that hung on the %s path is a disagreement on it (exits 1)" % side,
+              mutate(lambda c, s=side: hang(c, s)), 1, "DISAGREE swap signal: at",
+              "did not finish on the %s path within 10 s (hung)" % side,
+              "reproduce: make diff")
 
     def norec_pids(c):            # pids are each run's own
         c.norec = copy.deepcopy(c.swapb.events)
@@ -529,6 +591,9 @@ def main():
     check("a swap difference in Inh of a legacy exec is not excused (exits 1)", mutate(creds), 1,
           "DISAGREE swap exec: fE narrows")
 
+    check("a condition with no independence pair fails the run",
+          Crafted(skip=("exec: root runs a setgid v1 file",)), 1,
+          "COVERAGE HOLE exec: AT_SECURE / the exec is setid: no independence pair")
     check("a coverage hole (no catalogue event reaches noroot) fails",
           Crafted(skip=("exec: noroot",)), 1, "COVERAGE HOLE exec/noroot: no catalogue event")
     check("a 5000-event run reaching a branch fewer than 20 times fails",
@@ -542,6 +607,19 @@ def main():
     check("an --only run whose workload ran more than the named event exits 2",
           mutate(only, which="shadow"), 2, "--only")
 
+    for desc, name, ok in (
+            ("--only 'random#3' accepts the event random#3 by its whole name",
+             "random#3: exec /x uid 0", True),
+            ("--only 'random#3' refuses random#30", "random#30: exec /x uid 0", False)):
+        if tap.selected(desc):
+            try:
+                diffdata.check_event_set([{"name": name}], {"only": "random#3"}, "t")
+                got = True
+            except diffdata.HarnessError:
+                got = False
+            tap.result(got == ok, desc)
+            passed, failed = passed + (got == ok), failed + (got != ok)
+
     def missing_random(c):
         c.meta["events"] = 3
     check("a run missing random events exits 2", mutate(missing_random, which="shadow"), 2,
@@ -550,8 +628,7 @@ def main():
         print("crafted runs and their reports kept in %s" % TMP)
     else:
         shutil.rmtree(TMP, ignore_errors=True)
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+    return tap.finish()
 
 
 def check_plants(out):
@@ -575,19 +652,25 @@ def check_plants(out):
                             ("NAME", 1, "FAIL: plant NAME not caught"),
                             ("EGID", 2, "FAIL: plant EGID: harness error"),
                             ("EGID", 0, "FAIL: plant EGID not caught: the run exited 0")):
+        desc = "plantcheck: %s with status %d says %r" % (plant, rc, want.split(":")[0])
+        if not os.path.exists(os.path.join(out, "report.json")):
+            check_text(desc, None)
+            continue
         p = subprocess.run([sys.executable, plantcheck, table, plant, out, str(rc)],
                            capture_output=True, text=True)
-        check_text("plantcheck: %s with status %d says %r" % (plant, rc, want.split(":")[0]),
-                   p.stdout if (p.returncode == 0) == want.startswith("PASS") else
+        check_text(desc, p.stdout if (p.returncode == 0) == want.startswith("PASS") else
                    "status %d: %s" % (p.returncode, p.stdout[:0]), want)
 
 
 def check_text(desc, text, *want):
     global passed, failed
+    if not tap.selected(desc):
+        return
+    if text is None:
+        tap.skip(desc, "its run was not selected (-t)")
+        return
     missing = [w for w in want if w not in text]
-    print("%s: %s" % ("FAIL" if missing else "PASS", desc))
-    if missing:
-        print("  missing: %s" % missing)
+    tap.result(not missing, desc, ["missing: %s" % missing] if missing else ())
     passed, failed = passed + (not missing), failed + bool(missing)
 
 

@@ -137,6 +137,8 @@
 #include "fcaps.h"
 #include "fcaps_values.h"
 #include "scenario.h"
+#include "xattr_event.h"
+#include "caps_event.h"
 
 #define B(cap) (1ULL << (cap))
 #define RAW B(CAP_NET_RAW)
@@ -148,6 +150,8 @@
 #define BPF B(CAP_BPF)
 #define PERFMON B(CAP_PERFMON)
 #define LAST B(CAP_CHECKPOINT_RESTORE)		/* 40 */
+#define SETFCAP B(CAP_SETFCAP)
+#define SYSADMIN B(CAP_SYS_ADMIN)
 #define FULL ((2ULL << 40) - 1)			/* root's sets in the guest */
 #define U 1000
 #define G 2000					/* a group nobody runs as */
@@ -191,6 +195,7 @@ static const struct fixture fixtures[] = {
 	{ FC "v1_kill", 0755, FCAPS_V1_TAG, KILL, KILL, 0 },
 	{ FC "v1_super", 0755, FCAPS_V1_TAG, RAW | BIND, RAW | BIND, 0 },
 	{ FC "v1_nice", 0755, FCAPS_V1_TAG, NICE, NICE, 0 },
+	{ FC "v1_setfcap", 0755, FCAPS_V1_TAG, SETFCAP, SETFCAP, 0 },
 	{ FC "interp_v1", 0755, FCAPS_V1_TAG, RAW, RAW, 0 },
 	{ FC "script_capinterp", 0755, 0, 0, 0, 0, FC "interp_v1" },
 	{ FC "script_capped", 0755, FCAPS_V1_TAG, RAW, RAW, 0, FC "plain" },
@@ -228,7 +233,13 @@ struct exec_row {
 	unsigned int egid_set:1;
 	const char *bpf_skip;	/* why the BPF runs cannot check this row (none
 				 * today: the BPF side predicts 6.1's formats too) */
+	/* A chain: fcaps_probe words run before the row's file, from the
+	 * first program spawn() execs ({ FILE, options..., "exec"|"trace" }),
+	 * so that the row's exec starts from sets earlier rules computed */
+	const char *const *chain;
 };
+
+#define CHAIN(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 static const struct exec_row exec_rows[] = {
 	{ "no xattr, uid 0: 6.1 root", FC "plain", { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0 },
@@ -467,6 +478,46 @@ static const struct exec_row exec_rows[] = {
 	{ "ext4, 3-byte value: EINVAL (6.1)", IMG "short_3", { 0 }, {}, EINVAL },
 	{ "exec=0: a 1-byte value is still EINVAL (6.1)", IMG "short_1", { U },
 	  { .exec_off = 1 }, EINVAL },
+	/* chains: the exec decided from sets an earlier exec computed */
+	{ "chain: capped root (fP raw+bind), no_new_privs, exec of a raw file: no downgrade",
+	  FC "v1_raw_ep", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_super", "--nnp", "exec") },
+	{ "chain: capped root (fP raw), no_new_privs, exec of a raw+bind file: downgraded to raw",
+	  FC "v1_super", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_raw_ep", "--nnp", "exec") },
+	{ "chain: capped root, no_new_privs, exec of a plain file: stays capped (6.1)",
+	  FC "plain", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_raw_ep", "--nnp", "exec") },
+	{ "chain: capped root, exec of a plain file: root again (6.1)",
+	  FC "plain", { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_raw_ep", "exec") },
+	{ "chain: capped tracer (no cap_sys_ptrace) traces root's exec of a plain file: downgraded",
+	  FC "plain", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_raw_ep", "trace") },
+	{ "chain: capped tracer traces root's exec of a raw+bind file: downgraded to raw",
+	  FC "v1_super", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_raw_ep", "trace") },
+	{ "chain: capped root cannot add cap_sys_admin to pI or pA; exec of a plain file: root",
+	  FC "plain", { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_raw_ep", "--ambient", "21", "exec") },
+	{ "chain: root raises cap_net_raw in pA, then a plain file: pA kept (6.1)",
+	  FC "plain", { 0 }, {}, 0, 0, FULL, FULL, RAW, RAW, 0,
+	  .chain = CHAIN(FC "plain", "--ambient", "13", "exec") },
+	{ "chain: root raises cap_net_raw in pA, then a v1 file: pA cleared, pI kept",
+	  FC "v1_inh", { 0 }, {}, 0, 0, RAW, RAW, RAW, 0, 0,
+	  .chain = CHAIN(FC "plain", "--ambient", "13", "exec") },
+	{ "chain: root becomes uid 1000, then a v1 file: the file's sets, AT_SECURE",
+	  FC "v1_raw_ep", { 0 }, {}, 0, U, RAW, RAW, 0, 0, 1, U, 1,
+	  .chain = CHAIN(FC "plain", "--setuid", "1000", "exec") },
+	{ "chain: uid 1000's namespace root runs a v1 file: the file's sets, root there: no AT_SECURE",
+	  FC "v1_raw_ep", { U }, {}, 0, 0, RAW, RAW, 0, 0, 0, 0, 1,
+	  .chain = CHAIN(FC "plain", "--userns", "exec") },
+	{ "chain: root's own namespace root runs a v1 file: the file's sets, no AT_SECURE",
+	  FC "v1_raw_ep", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0, 0, 1,
+	  .chain = CHAIN(FC "plain", "--userns", "exec") },
+	{ "chain: capped root cannot set SECURE_NOROOT (no cap_setpcap); a plain file: root",
+	  FC "plain", { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0,
+	  .chain = CHAIN(FC "v1_raw_ep", "--securebits", "1", "exec") },
 };
 
 struct pair_row {
@@ -496,6 +547,111 @@ struct pair_row {
 	const char *member;
 	uid_t muid;
 	int want_target_alive, want_member_alive;	/* group: after the signal */
+	/* the sender's programs from the first (CHAIN(FILE, options...,
+	 * "exec", FILE2, ...)), run as they are on both paths: a chain's
+	 * state, not a cast (sender is then unused) */
+	const char *const *sender_chain;
+};
+
+/*
+ * security.* writes and removals (SEMANTICS 1 and 6), each followed by
+ * root running the file: what its value now decides. The actor's chain
+ * (CHAIN(FILE, options...)) runs before the op, from its first program.
+ */
+struct xattr_row {
+	const char *name;
+	struct xattr_spec x;
+	int want_errno;			/* of the op */
+	int then_errno;			/* of root's exec of the file after */
+	__u64 then_p;			/* root's pP after that exec */
+};
+
+#define NS_ROOT CHAIN(FC "plain", "--userns")
+#define CAPPED_ROOT CHAIN(FC "v1_raw_ep")
+
+static const struct xattr_row xattr_rows[] = {
+	{ "uid 1000 removes root's legacy value: EPERM",
+	  { "remove", NULL, "good_v1", 0, { U } }, EPERM, 0, RAW },
+	{ "uid 1000 empties root's legacy value: EPERM",
+	  { "empty", NULL, "good_v1", 0, { U } }, EPERM, 0, RAW },
+	{ "uid 1000 writes a 6.1 v2 value over root's legacy value: EPERM",
+	  { "set", "v2_raw", "good_v1", 0, { U } }, EPERM, 0, RAW },
+	{ "uid 1000 empties the legacy value of its own file: EPERM",
+	  { "empty", NULL, "good_v1", U, { U } }, EPERM, 0, RAW },
+	{ "uid 1000 writes another security.* name on its own file: EPERM",
+	  { "set-other", NULL, NULL, U, { U } }, EPERM, 0, FULL },
+	{ "root writes a v1 value",
+	  { "set", "good_v1", NULL, 0, { 0 } }, 0, 0, RAW },
+	{ "root removes a legacy value",
+	  { "remove", NULL, "good_v1", 0, { 0 } }, 0, 0, FULL },
+	{ "root writes a malformed legacy value: EINVAL",
+	  { "set", "m_v1_size15", NULL, 0, { 0 } }, EINVAL, 0, FULL },
+	{ "capped root (cap_net_raw) removes a legacy value: EPERM",
+	  { "remove", NULL, "good_v1", 0, { 0 }, CAPPED_ROOT }, EPERM, 0, RAW },
+	{ "capped root empties a 6.1 v2 value: EPERM",
+	  { "empty", NULL, "v2_raw", 0, { 0 }, CAPPED_ROOT }, EPERM, 0, FULL },
+	{ "capped root with cap_setfcap removes a legacy value",
+	  { "remove", NULL, "good_v1", 0, { 0 }, CHAIN(FC "v1_setfcap") }, 0, 0, FULL },
+	{ "uid 1000 holding only cap_setfcap removes root's legacy value",
+	  { "remove", NULL, "good_v1", 0, { U, .pa = SETFCAP } }, 0, 0, FULL },
+	{ "uid 1000 holding only cap_setfcap empties it: the file no longer runs (6.1: EINVAL)",
+	  { "empty", NULL, "good_v1", 0, { U, .pa = SETFCAP } }, 0, EINVAL, 0 },
+	{ "uid 1000 holding only cap_sys_admin writes another security.* name",
+	  { "set-other", NULL, NULL, 0, { U, .pa = SYSADMIN } }, 0, 0, FULL },
+	{ "uid 1000 holding only cap_sys_admin removes root's legacy value: EPERM",
+	  { "remove", NULL, "good_v1", 0, { U, .pa = SYSADMIN } }, EPERM, 0, RAW },
+	{ "a namespace's root writes a legacy value on its own file: EPERM (no root id)",
+	  { "set", "good_v1", NULL, U, { U }, NS_ROOT }, EPERM, 0, FULL },
+	{ "a namespace's root writes a 6.1 v2 value on its own file: root id 1000 (6.1)",
+	  { "set", "v2_raw", NULL, U, { U }, NS_ROOT }, 0, 0, FULL },
+	{ "a namespace's root removes the legacy value of its own file (cap_setfcap there)",
+	  { "remove", NULL, "good_v1", U, { U }, NS_ROOT }, 0, 0, FULL },
+	{ "a namespace's root removes root's legacy value: EPERM",
+	  { "remove", NULL, "good_v1", 0, { U }, NS_ROOT }, EPERM, 0, RAW },
+	{ "root in a namespace of its own writes a legacy value: EPERM (no root id)",
+	  { "set", "good_v1", NULL, 0, { 0 }, NS_ROOT }, EPERM, 0, FULL },
+};
+
+/* What the BPF ceiling takes again of 6.1's checks on live sets
+ * (caps_event.h), from the state a chain left */
+struct caps_row {
+	const char *name;
+	struct caps_spec k;
+	int want_errno;
+};
+
+static const struct caps_row caps_rows[] = {
+	{ "capped root (raw+bind) adds cap_sys_admin to pI: EPERM",
+	  { "inherit", CAP_SYS_ADMIN, .c = { 0 }, .chain = CHAIN(FC "v1_super") }, EPERM },
+	{ "capped root adds cap_net_raw, which it holds, to pI",
+	  { "inherit", CAP_NET_RAW, .c = { 0 }, .chain = CHAIN(FC "v1_super") }, 0 },
+	{ "capped root raises cap_net_raw in pA",
+	  { "ambient", CAP_NET_RAW, .c = { 0 }, .chain = CHAIN(FC "v1_super") }, 0 },
+	{ "capped root raises cap_sys_admin in pA: EPERM",
+	  { "ambient", CAP_SYS_ADMIN, .c = { 0 }, .chain = CHAIN(FC "v1_super") }, EPERM },
+	{ "root puts cap_sys_admin in pI, runs a raw file, raises it in pA: EPERM (not in pP)",
+	  { "ambient", CAP_SYS_ADMIN, .c = { 0 },
+	    .chain = CHAIN(FC "plain", "--inherit", "21", "exec", FC "v1_raw_ep") }, EPERM },
+	{ "capped root sets SECURE_NOROOT: EPERM (no cap_setpcap)",
+	  { "securebits", SECBIT_NOROOT, .c = { 0 }, .chain = CHAIN(FC "v1_raw_ep") }, EPERM },
+	{ "root sets SECURE_NOROOT",
+	  { "securebits", SECBIT_NOROOT, .c = { 0 } }, 0 },
+	{ "capped root (raw) seizes a root process: EPERM (the target's pP is not within raw)",
+	  { "ptrace", 0, FC "plain", 0, { 0 }, CHAIN(FC "v1_raw_ep") }, EPERM },
+	{ "capped root (raw+bind) seizes a root process capped to raw",
+	  { "ptrace", 0, FC "v1_raw_ep", 0, { 0 }, CHAIN(FC "v1_super") }, 0 },
+	{ "root seizes a capped root process",
+	  { "ptrace", 0, FC "v1_raw_ep", 0, { 0 } }, 0 },
+	/* PTRACE_TRACEME: the child's pP within its parent's, or the parent's
+	 * CAP_SYS_PTRACE (cap_ptrace_traceme()) */
+	{ "capped root parent (raw+bind), its child runs a raw file: PTRACE_TRACEME",
+	  { "traceme", 0, FC "v1_raw_ep", .c = { 0 }, .chain = CHAIN(FC "v1_super") }, 0 },
+	{ "capped root parent (raw), its child runs a plain file, root again: TRACEME EPERM",
+	  { "traceme", 0, FC "plain", .c = { 0 }, .chain = CHAIN(FC "v1_raw_ep") }, EPERM },
+	{ "capped root parent (raw), its child runs a raw+bind file: TRACEME EPERM",
+	  { "traceme", 0, FC "v1_super", .c = { 0 }, .chain = CHAIN(FC "v1_raw_ep") }, EPERM },
+	{ "root parent, its child runs a raw file: PTRACE_TRACEME",
+	  { "traceme", 0, FC "v1_raw_ep", .c = { 0 } }, 0 },
 };
 
 static const struct pair_row pair_rows[] = {
@@ -653,6 +809,18 @@ static const struct pair_row pair_rows[] = {
 	  .thread = 1, .thread_drop = 1 },
 	{ "root: tgkill to a sibling thread after emptying the sending thread's sets: EPERM",
 	  FC "plain", 0, NULL, 0, NULL, SIGUSR1, {}, EPERM, .thread = 1, .thread_drop = 1 },
+	/* chain senders: their sets are what a legacy exec left them (sender
+	 * names the file that capped them), on both paths alike */
+	{ "capped root (raw) signals a root process: EPERM", FC "plain", 0, FC "v1_raw_ep", 0,
+	  NULL, SIGTERM, {}, EPERM, .sender_chain = CHAIN(FC "v1_raw_ep") },
+	{ "capped root with cap_kill signals a root process: allowed", FC "plain", 0,
+	  FC "v1_kill", 0, NULL, SIGTERM, {}, 0, .sender_chain = CHAIN(FC "v1_kill") },
+	{ "capped root, no_new_privs, a plain file: still capped, renices root: EPERM",
+	  FC "plain", 0, FC "v1_raw_ep", 0, "nice", 0, {}, EPERM,
+	  .sender_chain = CHAIN(FC "v1_raw_ep", "--nnp", "exec", FC "plain") },
+	{ "capped root (raw+bind) signals a root process capped to raw: allowed",
+	  FC "v1_raw_ep", 0, FC "v1_super", 0, NULL, SIGTERM, {}, 0,
+	  .sender_chain = CHAIN(FC "v1_super") },
 };
 
 static inline const struct fixture *fixture(const char *path)
@@ -732,6 +900,10 @@ static inline struct pair_spec pair_spec_of(const struct pair_row *r, int bpf)
 	if (r->group)
 		s.member = cast(r->member, r->muid, bpf, r->sw);
 	s.sender = cast(r->sender, r->suid, bpf, r->sw);
+	if (r->sender_chain) {
+		s.sender = (struct actor){ r->sender_chain[0], { r->suid } };
+		s.sender.chain = r->sender_chain + 1;
+	}
 	s.sender.userns = r->sender_userns;
 	s.sender.setsid = r->session;
 	s.sender.pp_only = r->pp_only;

@@ -22,6 +22,16 @@
  *   lease FILE        a write lease on FILE until SIGUSR1 (lease_ready=1)
  *   exec FILE [ARG]...
  *                     execv FILE (after the options: --nnp first, say)
+ *   trace FILE [ARG]...
+ *                     run FILE in a child traced from before its exec:
+ *                     trace=0|-1 errno=N (a chain's traced exec)
+ *   traceme FILE      a child execs FILE traceme-self: PTRACE_TRACEME,
+ *                     which asks about us: traceme=0|-1 errno=N
+ *   ptrace PID        PTRACE_SEIZE PID, then detach: ptrace=0|-1 errno=N
+ *   xattr OP FILE [HEX]
+ *                     OP set (HEX into security.capability), empty,
+ *                     remove, set-other, remove-other (security.fcaps_probe):
+ *                     xattr=0|-1 errno=N
  *   status ... battery VICTIM ROOT
  *   battery VICTIM ROOT
  *                     status, the capability battery (battery.h) as
@@ -42,6 +52,7 @@
  *   --inherit CAP     capset: add CAP to pI; inherit=0 or inherit=-1 errno=N
  *   --ambient CAP     as the ambient subcommand, for an exec after it
  *   --securebits HEX  as the securebits subcommand, for an exec after it
+ *   --setuid UID      setresgid and setresuid to UID: setuid=0|-1 errno=N
  *   --status          print status before the subcommand's own report
  * The status line: pid ruid euid rgid egid suid fsuid sgid fsgid Eff Prm Inh Amb secure
  * securebits (PR_GET_SECUREBITS).
@@ -63,6 +74,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include "battery.h"
+#include "probe_ops.h"
 
 static void print_status(void)
 {
@@ -93,15 +105,6 @@ static void print_status(void)
 	printf("pid=%d ruid=%u euid=%u rgid=%u egid=%u suid=%u fsuid=%u sgid=%u fsgid=%u%s "
 	       "secure=%lu securebits=%d\n", getpid(), ruid, euid, rgid, egid, suid, fsuid,
 	       sgid, fsgid, out, getauxval(AT_SECURE), prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
-	fflush(stdout);
-}
-
-static void report(const char *what, int rc)
-{
-	if (rc == 0)
-		printf("%s=0\n", what);
-	else
-		printf("%s=-1 errno=%d\n", what, errno);
 	fflush(stdout);
 }
 
@@ -146,7 +149,7 @@ static int do_hold(void)
 	if (gethostname(name, sizeof(name) - 1))
 		return 1;
 	name[sizeof(name) - 1] = 0;
-	report("hold_sethostname", sethostname(name, strlen(name)));
+	probe_report("hold_sethostname", sethostname(name, strlen(name)));
 	printf("hold_mmap_low=%d hold_mmap_min=%d\n", battery_map_at(0),
 	       battery_map_at(mmap_min()));
 	return 0;
@@ -165,7 +168,7 @@ static int do_lease(const char *path)
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0 || fcntl(fd, F_SETLEASE, F_WRLCK)) {
-		report("lease", -1);
+		probe_report("lease", -1);
 		return 1;
 	}
 	sigemptyset(&block);
@@ -177,7 +180,7 @@ static int do_lease(const char *path)
 	fflush(stdout);
 	while (!got_usr1)
 		sigsuspend(&old);
-	report("lease_released", fcntl(fd, F_SETLEASE, F_UNLCK));
+	probe_report("lease_released", fcntl(fd, F_SETLEASE, F_UNLCK));
 	close(fd);
 	return 0;
 }
@@ -248,7 +251,7 @@ static int do_xinit(const char *file)
 	if (n <= 0)
 		return 1;
 	printf("child=%d ", pid);
-	report("kill", kill(pid, SIGTERM));
+	probe_report("kill", kill(pid, SIGTERM));
 	if (waitpid(pid, &status, WNOHANG) == 0) {
 		usleep(100000);
 		if (waitpid(pid, &status, WNOHANG) == 0) {
@@ -289,15 +292,15 @@ static int do_sched(pid_t pid, const char *op)
 	struct sched_param sp = { 0 };
 
 	if (!strcmp(op, "nice"))
-		report("sched", setpriority(PRIO_PROCESS, pid, 5));
+		probe_report("sched", setpriority(PRIO_PROCESS, pid, 5));
 	else if (!strcmp(op, "sched"))
-		report("sched", sched_setscheduler(pid, SCHED_BATCH, &sp));
+		probe_report("sched", sched_setscheduler(pid, SCHED_BATCH, &sp));
 	else if (!strcmp(op, "ioprio"))	/* IOPRIO_CLASS_BE, level 4 */
-		report("sched", (int)syscall(SYS_ioprio_set, 1, pid, (2 << 13) | 4));
+		probe_report("sched", (int)syscall(SYS_ioprio_set, 1, pid, (2 << 13) | 4));
 	else if (!strcmp(op, "prlimit"))
-		report("sched", set_limit(pid));
+		probe_report("sched", set_limit(pid));
 	else if (!strcmp(op, "sigio"))
-		report("sched", aim_sigio(pid));
+		probe_report("sched", aim_sigio(pid));
 	else
 		return 2;
 	return 0;
@@ -364,7 +367,7 @@ static int do_battery(pid_t victim, pid_t root)
 {
 	print_status();
 	run_battery("", victim, root);
-	report("raise", raise_effective());
+	probe_report("raise", raise_effective());
 	run_battery("r", victim, root);
 	return 0;
 }
@@ -534,14 +537,17 @@ int main(int argc, char **argv)
 			}
 		} else if (!strcmp(argv[1], "--inherit") && argc > 2) {
 			/* reported, not fatal: what the next exec makes of it */
-			report("inherit", add_inheritable(atoi(argv[2])));
+			probe_report("inherit", add_inheritable(atoi(argv[2])));
 			argc--, argv++;
 		} else if (!strcmp(argv[1], "--ambient") && argc > 2) {
-			report("ambient", do_ambient(atoi(argv[2])));
+			probe_report("ambient", do_ambient(atoi(argv[2])));
 			argc--, argv++;
 		} else if (!strcmp(argv[1], "--securebits") && argc > 2) {
-			report("securebits_set",
+			probe_report("securebits_set",
 			       prctl(PR_SET_SECUREBITS, strtoul(argv[2], NULL, 16), 0, 0, 0));
+			argc--, argv++;
+		} else if (!strcmp(argv[1], "--setuid") && argc > 2) {
+			probe_setuid(atoi(argv[2]));
 			argc--, argv++;
 		} else if (!strcmp(argv[1], "--eff") && argc > 2) {
 			if (set_effective(strtoull(argv[2], NULL, 16))) {
@@ -568,7 +574,7 @@ int main(int argc, char **argv)
 		for (;;)
 			pause();
 	} else if (!strcmp(cmd, "kill") && argc == 4) {
-		report("kill", kill(atoi(argv[2]), atoi(argv[3])));
+		probe_report("kill", kill(atoi(argv[2]), atoi(argv[3])));
 	} else if (!strcmp(cmd, "sched") && argc == 4) {
 		return do_sched(atoi(argv[2]), argv[3]);
 	} else if (!strcmp(cmd, "sigchld")) {
@@ -576,13 +582,23 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "xinit") && argc == 3) {
 		return do_xinit(argv[2]);
 	} else if (!strcmp(cmd, "ambient") && argc == 3) {
-		report("ambient", do_ambient(atoi(argv[2])));
+		probe_report("ambient", do_ambient(atoi(argv[2])));
 	} else if (!strcmp(cmd, "securebits") && argc == 3) {
-		report("securebits_set", prctl(PR_SET_SECUREBITS, strtoul(argv[2], NULL, 16), 0, 0, 0));
+		probe_report("securebits_set", prctl(PR_SET_SECUREBITS, strtoul(argv[2], NULL, 16), 0, 0, 0));
 	} else if (!strcmp(cmd, "exec") && argc >= 3) {
 		execv(argv[2], argv + 2);
 		printf("exec_errno=%d\n", errno);
 		return 1;
+	} else if (!strcmp(cmd, "trace") && argc >= 3) {
+		return probe_trace(argv + 2);
+	} else if (!strcmp(cmd, "traceme") && argc == 3) {
+		return probe_traceme(argv[2]);
+	} else if (!strcmp(cmd, "traceme-self")) {
+		probe_traceme_self();
+	} else if (!strcmp(cmd, "ptrace") && argc == 3) {
+		probe_ptrace(atoi(argv[2]));
+	} else if (!strcmp(cmd, "xattr") && (argc == 4 || argc == 5)) {
+		return probe_xattr(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	} else if (!strcmp(cmd, "battery") && argc == 4) {
 		return do_battery(atoi(argv[2]), atoi(argv[3]));
 	} else if (!strcmp(cmd, "hold")) {
@@ -595,7 +611,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: fcaps_probe [--setsid] [--userns] [--nnp] [--eff HEX] [--status] "
 			"status|pause|kill PID SIG|sched PID nice|sched|ioprio|sigchld|"
 			"xinit FILE|thread SIG drop|keep|battery VICTIM ROOT|ambient CAP|"
-			"securebits HEX|hold|lease FILE|exec FILE [ARG]...\n");
+			"securebits HEX|hold|lease FILE|exec FILE [ARG]...|trace FILE [ARG]...|"
+			"traceme FILE|ptrace PID|xattr OP FILE [HEX]\n");
 		return 2;
 	}
 	return 0;

@@ -7,7 +7,7 @@
  * and the pids whose records in the decision maps belong to the event.
  *
  *   fcaps_workload --path kernel|bpf|both [--seed N] [--events M]
- *                  [--no-catalogue] [--only NAME] [--list]
+ *                  [--no-catalogue] [--only NAME] [--list] [--hang NAME]
  *
  * --path says whose switches a row's switch settings go to: the kernel's
  * sysctls, the BPF config map, or both (shadow runs). With bpf, the actors
@@ -15,20 +15,25 @@
  * given by exec get the same live sets another way (catalogue.h, cast()),
  * so that both runs compare processes with equal credentials.
  *
- * Random event N depends only on (seed, N): --only "random#N: ..." with the
- * run's seed recreates it alone. --only NAME runs exactly the one event
- * named NAME (catalogue or random) and fails with status 2 if none is.
+ * Random event N depends only on (seed, N): --only "random#N: ..." (or
+ * "random#N" alone) with the run's seed recreates it alone. --only NAME
+ * runs exactly the one event named NAME (catalogue or random) and fails
+ * with status 2 if none is.
  * --list prints every event's name (and, for random ones, what it is
- * meant to exercise) without running anything.
+ * meant to exercise) without running anything. Each event runs in a
+ * process of its own within a time limit (event_guard.h); --hang NAME
+ * makes the event NAME hang, to test that a hang is reported on its event.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <sys/wait.h>
 #include "battery.h"
 #include "catalogue.h"
+#include "event_guard.h"
 
 static enum { TO_KERNEL = 1, TO_BPF = 2 } switch_to = TO_KERNEL;
 static const char *only;		/* --only NAME */
+static const char *hang;		/* --hang NAME */
 static enum { RUN, LIST, COUNT } mode;	/* COUNT: find --only's event first */
 static int matched;			/* events selected */
 
@@ -56,17 +61,36 @@ static int bpf_actors(void)
 }
 
 /*
- * Whether the event named @name runs (--only, --list). @focus, for random
- * events, says what the event is meant to exercise.
+ * Whether the event named @name runs (--only, --list): in a process of its
+ * own (event_guard.h), whose caller ends it with guard_end(). @focus, for
+ * random events, says what the event is meant to exercise.
  */
-static int selected(const char *name, const char *focus)
+static int only_names(const char *name)
 {
-	if (only && strcmp(only, name))
+	size_t n = strlen(only);
+
+	/* "random#N" alone names random event N, whatever its choices spell */
+	if (!strncmp(only, "random#", 7) && !strchr(only, ':'))
+		return !strncmp(name, only, n) && name[n] == ':';
+	return !strcmp(only, name);
+}
+
+static int selected(const char *name, const char *focus, const char *kind)
+{
+	if (only && !only_names(name))
 		return 0;
 	matched++;
 	if (mode == LIST)
 		printf("%s%s%s\n", name, focus ? "\t" : "", focus ? focus : "");
-	return mode == RUN;
+	if (mode != RUN || !guard_begin(name, kind))
+		return 0;
+	/* the harness's own test of a hang (tests/diff/run --hang NAME) */
+	if (hang && !strcmp(hang, name)) {
+		kill(getpid(), 0);	/* the event's marker, as event_begin() */
+		for (;;)
+			pause();
+	}
+	return 1;
 }
 
 /*
@@ -92,9 +116,12 @@ static void json_num(const char *k, unsigned long long v)
 	printf(",\"%s\":%llu", k, v);
 }
 
+/* "workload": the event's own process (its markers), "runner": the
+ * workload's, which sets up before the first event and cleans up after
+ * the last (event_guard.h) */
 static void json_begin(const char *name, const char *kind)
 {
-	printf("{\"workload\":%d", getpid());
+	printf("{\"workload\":%d,\"runner\":%d", getpid(), getppid());
 	json_str("name", name);
 	json_str("kind", kind);
 }
@@ -168,6 +195,8 @@ static void battery_setup(void)
 	close(fd);
 	battery_victim = battery_sleeper(BATTERY_UID);
 	battery_root = battery_sleeper(0);
+	guard_spare(battery_victim);
+	guard_spare(battery_root);
 	if (battery_victim < 0 || battery_root < 0) {
 		perror("workload: the battery's processes");
 		exit(1);
@@ -184,26 +213,64 @@ static void battery_teardown(void)
 	reap(battery_root);
 }
 
+/* Does @chain unshare a user namespace (the ids it reports are then that
+ * namespace's)? */
+static int chain_unshares(const char *const *chain)
+{
+	for (; chain && *chain; chain++)
+		if (!strncmp(*chain, "--userns", 8))
+			return 1;
+	return 0;
+}
+
+/* What a chain's steps reported (fcaps_probe's option and step words), in
+ * order, as "key=V[ errno=N];...": compared as one field */
+static void json_steps(const char *out)
+{
+	static const char *const keys[] = { "inherit=", "ambient=", "securebits_set=",
+					    "setuid=", "trace=", "nnp_errno=", "capset_errno=",
+					    "userns_errno=", NULL };
+	const char *sep = "";
+
+	printf(",\"steps\":\"");
+	for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+		size_t len = strcspn(l, "\n");
+
+		for (const char *const *k = keys; *k; k++)
+			if (!strncmp(l, *k, strlen(*k))) {
+				printf("%s%.*s", sep, (int)len, l);
+				sep = ";";
+			}
+	}
+	printf("\"");
+}
+
 static void run_exec(const char *name, const char *focus, const char *file,
-		     const struct creds *c, struct switches sw)
+		     const struct creds *c, struct switches sw, const char *const *chain)
 {
 #define BATTERY_KEYS(op, cap, alt, where) "bat_" #op, "rbat_" #op,
 	static const char *const keys[] = { "pid", "exec_errno", "seize_errno", "ruid", "euid",
 					    "rgid", "egid", "Eff", "Prm", "Inh", "Amb", "secure",
 					    "securebits", "raise", "bat_child_errno",
 					    "rbat_child_errno", FCAPS_BATTERY(BATTERY_KEYS) NULL };
-	char *argv[] = { (char *)file, "status", NULL, NULL, NULL, NULL };
+	char *argv[32];
 	struct file_info fi;
 	const char *line;
 	pid_t pid;
+	int n = 0;
 
+	while (chain && chain[n] && n < 24)
+		argv[n] = (char *)chain[n], n++;
+	argv[n++] = (char *)file;
+	argv[n++] = "status";
 	if (battery_victim) {
-		argv[2] = "battery";
-		argv[3] = victim_arg;
-		argv[4] = root_arg;
+		argv[n++] = "battery";
+		argv[n++] = victim_arg;
+		argv[n++] = root_arg;
 	}
+	argv[n] = NULL;
 
-	if (!selected(name, focus))
+	if (!selected(name, focus, "exec"))
 		return;
 	event_begin();
 	apply(sw);
@@ -232,11 +299,21 @@ static void run_exec(const char *name, const char *focus, const char *file,
 	json_num("exec_off", sw.exec_off);
 	json_num("nosuid_ignore", sw.nosuid_ignore);
 	json_fields(line, "", keys);
-	/* the battery's children: their scheduling and signal records */
+	if (chain) {
+		json_steps(line);
+		json_num("userns", chain_unshares(chain));
+	}
+	/* the battery's children: their scheduling and signal records; a
+	 * chain's earlier programs (a tracer) run as the spawned process */
+	printf(",\"pids\":[%d", pid);
 	if (has_field(line, "bat_child") && has_field(line, "rbat_child"))
-		printf(",\"pids\":[%lld,%lld]", (long long)field(line, "bat_child"),
+		printf(",%lld,%lld", (long long)field(line, "bat_child"),
 		       (long long)field(line, "rbat_child"));
+	for (const char *t = strstr(line, "traced="); t; t = strstr(t + 1, "traced="))
+		printf(",%d", atoi(t + 7));
+	printf("]");
 	printf("}\n");
+	guard_end();
 }
 
 static const char *const creds_keys[] = { "Eff", "Prm", NULL };
@@ -274,7 +351,7 @@ static void run_thread(const char *name, const char *focus, const struct pair_ro
 	const char *out;
 	pid_t pid;
 
-	if (!selected(name, focus))
+	if (!selected(name, focus, "kill"))
 		return;
 	event_begin();
 	apply(r->sw);
@@ -291,6 +368,7 @@ static void run_thread(const char *name, const char *focus, const struct pair_ro
 	json_fields(out, "sender_", creds_keys);
 	json_fields(out, "target_", creds_keys);
 	printf("}\n");
+	guard_end();
 }
 
 static void run_pair(const char *name, const char *focus, const struct pair_row *r)
@@ -302,7 +380,7 @@ static void run_pair(const char *name, const char *focus, const struct pair_row 
 		run_thread(name, focus, r);
 		return;
 	}
-	if (!selected(name, focus))
+	if (!selected(name, focus, r->op ? "sched" : "kill"))
 		return;
 	s = pair_spec_of(r, bpf_actors());
 	event_begin();
@@ -313,7 +391,13 @@ static void run_pair(const char *name, const char *focus, const struct pair_row 
 		json_str("focus", focus);
 	json_pair_choices(r, strcmp(s.target.file, r->target) || strcmp(s.sender.file, r->sender) ||
 			     (r->group && strcmp(s.member.file, r->member)));
-	json_num("sender", o.sender);
+	/* a chain's sender acts from its last program (a traced child's, say) */
+	json_num("sender", has_field(o.sender_out, "pid") ? field(o.sender_out, "pid") :
+			   (unsigned long long)o.sender);
+	printf(",\"pids\":[%d", o.sender);
+	for (const char *t = strstr(o.sender_out, "traced="); t; t = strstr(t + 1, "traced="))
+		printf(",%d", atoi(t + 7));
+	printf("]");
 	json_num("target", o.target);
 	json_num("target_tgid", o.target);
 	if (r->group)
@@ -327,11 +411,15 @@ static void run_pair(const char *name, const char *focus, const struct pair_row 
 	} else if (o.target_alive >= 0) {
 		json_num("target_alive", o.target_alive);
 	}
-	json_fields(o.sender_out, "sender_", creds_keys);
+	/* a chain's sender: its sets are its exec records' (under BPF its
+	 * live ones are narrowed by its ceiling alone) */
+	if (!r->sender_chain)
+		json_fields(o.sender_out, "sender_", creds_keys);
 	json_fields(o.target_status, "target_", creds_keys);
 	if (r->group)
 		json_fields(o.member_status, "member_", creds_keys);
 	printf("}\n");
+	guard_end();
 }
 
 /* sigchld: a capped parent, a child that drops its caps and signals it */
@@ -343,7 +431,7 @@ static void run_probe_cmd(const char *name, const char *kind, const struct actor
 	const char *out;
 	pid_t pid;
 
-	if (!selected(name, NULL))
+	if (!selected(name, NULL, kind))
 		return;
 	event_begin();
 	apply(sw);
@@ -353,6 +441,78 @@ static void run_probe_cmd(const char *name, const char *kind, const struct actor
 	json_num("kill_off", sw.kill_off);
 	json_fields(out, "", keys);
 	printf("}\n");
+	guard_end();
+}
+
+/* caps: what the ceiling takes again on the BPF path (caps_event.h) */
+static void run_caps(const char *name, const char *focus, const struct caps_spec *k)
+{
+	struct caps_out o;
+
+	if (!selected(name, focus, "caps"))
+		return;
+	event_begin();
+	apply((struct switches){});
+	run_caps_spec(k, &o);
+	json_begin(name, "caps");
+	if (focus)
+		json_str("focus", focus);
+	json_str("op", k->op);
+	json_num("arg", k->arg);
+	json_str("file", k->file ? k->file : "");
+	json_num("uid", k->c.uid);
+	if (o.ret != -2)
+		printf(",\"ret\":%d", o.ret);
+	if (o.ret == -1)
+		json_num("errno", o.err);
+	json_fields(o.out, "", (const char *const[]){ "exec_errno", NULL });
+	if (k->chain)
+		json_steps(o.out);
+	/* the target's sets: in its exec's records, live ones differ by design */
+	printf(",\"pids\":[%d", o.actor);
+	if (o.target)
+		printf(",%d", o.target);
+	for (const char *t = strstr(o.out, "traced="); t; t = strstr(t + 1, "traced="))
+		printf(",%d", atoi(t + 7));
+	printf("]}\n");
+	guard_end();
+}
+
+/* A security.* write or removal (xattr_event.h), then root runs the file */
+static void run_xattr(const char *name, const char *focus, const struct xattr_spec *x)
+{
+	static const char *const then_keys[] = { "exec_errno", "Eff", "Prm", "secure", NULL };
+	struct xattr_out o;
+
+	if (!selected(name, focus, "xattr"))
+		return;
+	event_begin();
+	apply((struct switches){});
+	if (run_xattr_spec(x, &o))
+		exit(1);
+	json_begin(name, "xattr");
+	if (focus)
+		json_str("focus", focus);
+	json_str("op", x->op);
+	json_str("value", x->value ? x->value : "");
+	json_str("before", x->before ? x->before : "");
+	json_num("owner", x->owner);
+	json_num("uid", x->c.uid);
+	json_num("pa", x->c.pa);
+	json_num("actor", o.actor);
+	json_num("then", o.then);
+	printf(",\"pids\":[%d,%d]", o.actor, o.then);
+	if (o.ret != -2)
+		printf(",\"ret\":%d", o.ret);
+	if (o.ret == -1)
+		json_num("errno", o.err);
+	if (x->chain)
+		json_steps(o.actor_out);
+	json_fields(o.actor_out, "actor_", (const char *const[]){ "Eff", NULL });
+	json_num("actor_userns", chain_unshares(x->chain));
+	json_fields(o.then_out, "then_", then_keys);
+	printf("}\n");
+	guard_end();
 }
 
 static void run_catalogue(void)
@@ -364,7 +524,8 @@ static void run_catalogue(void)
 
 	for (size_t n = 0; n < sizeof(exec_rows) / sizeof(exec_rows[0]); n++) {
 		snprintf(name, sizeof(name), "exec: %s", exec_rows[n].name);
-		run_exec(name, NULL, exec_rows[n].file, &exec_rows[n].c, exec_rows[n].sw);
+		run_exec(name, NULL, exec_rows[n].file, &exec_rows[n].c, exec_rows[n].sw,
+			 exec_rows[n].chain);
 	}
 	for (size_t n = 0; n < FCAPS_TEST_NVALUES; n++) {
 		char path[64];
@@ -376,8 +537,16 @@ static void run_catalogue(void)
 			struct creds c = { uid };
 
 			snprintf(name, sizeof(name), "exec: ext4 %s, uid %u", fcaps_test_values[n].name, uid);
-			run_exec(name, NULL, path, &c, (struct switches){});
+			run_exec(name, NULL, path, &c, (struct switches){}, NULL);
 		}
+	}
+	for (size_t n = 0; n < sizeof(xattr_rows) / sizeof(xattr_rows[0]); n++) {
+		snprintf(name, sizeof(name), "xattr: %s", xattr_rows[n].name);
+		run_xattr(name, NULL, &xattr_rows[n].x);
+	}
+	for (size_t n = 0; n < sizeof(caps_rows) / sizeof(caps_rows[0]); n++) {
+		snprintf(name, sizeof(name), "caps: %s", caps_rows[n].name);
+		run_caps(name, NULL, &caps_rows[n].k);
 	}
 	for (size_t n = 0; n < sizeof(pair_rows) / sizeof(pair_rows[0]); n++) {
 		snprintf(name, sizeof(name), "%s: %s", pair_rows[n].op ? "sched" : "signal",
@@ -503,16 +672,140 @@ static const char *const capped_actors[] = {
 struct rand_event {
 	char name[400];
 	const char *focus;
-	int kind;			/* 0 exec, 1 signal/sched/thread */
+	int kind;			/* 0 exec, 1 signal/sched/thread, 2 xattr, 3 caps */
 	const char *file;
 	struct creds c;
 	struct switches sw;
 	struct pair_row r;
+	const char *chain[24];		/* exec: fcaps_probe words before file */
+	char chain_args[8][16];
+	struct xattr_spec x;		/* kind 2 */
+	const char *actor;		/* kind 2: who, in words */
+	struct caps_spec k;		/* kind 3 */
 };
 
 static uid_t any_uid(int root_in)
 {
 	return rnd(root_in) ? U : 0;
+}
+
+/* A chain's argument word, kept in the event */
+static const char *chain_arg(struct rand_event *e, int *k, unsigned long v, int hex)
+{
+	char *a = e->chain_args[*k % 8];
+
+	snprintf(a, sizeof(e->chain_args[0]), hex ? "%lx" : "%lu", v);
+	(*k)++;
+	return a;
+}
+
+static const int cap_numbers[] = { CAP_NET_RAW, CAP_KILL, CAP_CHOWN, CAP_NET_BIND_SERVICE,
+				   CAP_SYS_NICE, CAP_SYS_ADMIN, CAP_SETPCAP, CAP_SETUID };
+
+/*
+ * chain: 1 to 3 programs before the event's file, each with the steps
+ * fcaps_probe takes between execs (capset of pI, an ambient raise,
+ * securebits, no_new_privs, setuid, a user namespace), joined by an exec
+ * or by a traced exec. A legacy file runs mid-chain only as root (uid 0 or
+ * a namespace's root, SECURE_NOROOT never asked for), whose sets both paths
+ * can only narrow: where the kernel grants (uid 1000) BPF cannot, and the
+ * rest of the chain would part for that reason alone. Without @final the
+ * chain ends with its last program's steps (an actor for another event),
+ * else with an exec of the event's file. Returns whether the chain's
+ * process may still be root.
+ */
+static int gen_chain(struct rand_event *e, int final)
+{
+	static const char *const narrowing[] = { FC "v1_raw_ep", FC "v1_super", FC "v1_kill",
+						  FC "v1_nice", FC "v1_sub", FC "v1_inh",
+						  FC "v3_high", FC "v1_empty", FC "v1_p_only" };
+	static const char *const sixone[] = { FC "plain", FC "plain", FC "suid_plain",
+					      IMG "v2_raw", FC "sgid_plain" };
+	struct creds *c = &e->c;
+	int n = 0, k = 0, programs = 1 + rnd(3), rootish;
+
+	c->uid = rnd(4) ? 0 : U;
+	rootish = !c->uid;
+	for (int p = 0; p < programs; p++) {
+		e->chain[n++] = rootish && rnd(3) ? PICK(narrowing) : PICK(sixone);
+		if (!p && rnd(6) == 0) {
+			/* a namespace's root: uid 1000's own, or nested under root */
+			e->chain[n++] = c->uid || rnd(2) ? "--userns" : "--userns-nested";
+			if (!strcmp(e->chain[n - 1], "--userns-nested"))
+				e->chain[n++] = "1000";
+			rootish = 1;
+		}
+		for (int o = rnd(3); o > 0 && n < 18; o--) {
+			switch (rnd(6)) {
+			case 0:
+				e->chain[n++] = "--inherit";
+				e->chain[n++] = chain_arg(e, &k, PICK(cap_numbers), 0);
+				break;
+			case 1:
+				e->chain[n++] = "--ambient";
+				e->chain[n++] = chain_arg(e, &k, PICK(cap_numbers), 0);
+				break;
+			case 2:
+				e->chain[n++] = "--securebits";
+				e->chain[n++] = chain_arg(e, &k, rnd(2) ? SECBIT_NOROOT :
+							  SECBIT_KEEP_CAPS, 1);
+				rootish = 0;
+				break;
+			case 3:
+				e->chain[n++] = "--nnp";
+				break;
+			case 4:
+				e->chain[n++] = "--setuid";
+				e->chain[n++] = "1000";
+				rootish = 0;
+				break;
+			default:	/* pE emptied: what any process may do */
+				e->chain[n++] = "--eff";
+				e->chain[n++] = "0";
+			}
+		}
+		if (p < programs - 1 || final)
+			e->chain[n++] = rnd(5) ? "exec" : "trace";
+	}
+	e->chain[n] = NULL;
+	if (!final)
+		return rootish;
+	e->file = rnd(4) ? PICK(capped_files) : any_file();
+	if (rnd(10) == 0)
+		e->sw.nosuid_ignore = 1;
+	return rootish;
+}
+
+/* caps: what the ceiling takes again, from a chain's state */
+static void gen_caps(struct rand_event *e)
+{
+	static const char *const ops[] = { "inherit", "ambient", "ambient", "securebits",
+					   "traceme", "traceme", "ptrace", "ptrace", "ptrace" };
+	static const char *const others[] = { FC "plain", FC "plain", FC "v1_raw_ep",
+					      FC "v1_super", FC "v1_kill", FC "v1_empty",
+					      FC "v3_high" };
+	static const unsigned long bits[] = { SECBIT_NOROOT, SECBIT_KEEP_CAPS,
+					      SECBIT_NO_SETUID_FIXUP, SECBIT_NOROOT_LOCKED };
+	struct caps_spec *k = &e->k;
+
+	e->kind = 3;
+	e->focus = "caps";
+	k->op = PICK(ops);
+	k->arg = !strcmp(k->op, "securebits") ? PICK(bits) : (unsigned long)PICK(cap_numbers);
+	if (!strcmp(k->op, "traceme") || !strcmp(k->op, "ptrace")) {
+		k->arg = 0;
+		k->file = PICK(others);
+	}
+	/* a child that is not root gets a legacy file's sets from the
+	 * kernel alone: the other process runs a plain file then */
+	if (rnd(5) && !gen_chain(e, 0) && !strcmp(k->op, "traceme"))
+		k->file = FC "plain";
+	if (e->chain[0])
+		k->chain = e->chain;
+	/* root targets only: a legacy file only narrows root's sets, on both
+	 * paths alike */
+	k->c.uid = e->c.uid;
+	k->tuid = 0;
 }
 
 static void gen_exec(struct rand_event *e)
@@ -521,7 +814,7 @@ static void gen_exec(struct rand_event *e)
 		"free", "free", "free", "free", "bset", "bset", "setgid", "setgid", "setuid-user",
 		"ruid-euid", "ruid-euid", "fi-only", "nosuid", "nosuid", "nosuid", "script",
 		"script", "shared-fs", "traced", "traced", "noroot", "ambient", "root-ambient",
-		"format", "format",
+		"format", "format", "chain", "chain", "chain", "chain", "chain", "chain",
 	};
 	static const char *const setgid_files[] = { FC "sgid_v1", FC "sgid_plain",
 						    FC "sgid_nox_v1", FC "sgid_nox" };
@@ -541,7 +834,9 @@ static void gen_exec(struct rand_event *e)
 	e->sw.exec_off = rnd(12) == 0;
 	e->sw.nosuid_ignore = rnd(8) == 0;
 	c->uid = any_uid(2);
-	if (!strcmp(focus, "free")) {
+	if (!strcmp(focus, "chain")) {
+		gen_chain(e, 1);
+	} else if (!strcmp(focus, "free")) {
 		e->file = any_file();
 		for (size_t b = 0; b < sizeof(cap_pool) / sizeof(cap_pool[0]); b++)
 			if (rnd(4) == 0)
@@ -651,11 +946,13 @@ static void gen_pair(struct rand_event *e, int kind)
 	static const char *const kill_focuses[] = {
 		"free", "free", "free", "free", "free", "free", "free", "free", "pp-only",
 		"pp-only", "sender-userns", "sender-userns", "target-userns", "target-userns",
-		"group", "group", "session", "session", "sender-euid",
+		"group", "group", "session", "session", "sender-euid", "chain-sender",
+		"chain-sender", "chain-sender",
 	};
 	static const char *const sched_focuses[] = {
 		"free", "free", "free", "free", "free", "free", "pp-only", "pp-only",
 		"sender-userns", "sender-userns", "target-userns", "target-userns",
+		"chain-sender", "chain-sender",
 	};
 	/* prlimit and sigio: the kill rule's other ways to signal, whose five
 	 * branches each need their share */
@@ -690,6 +987,8 @@ static void gen_pair(struct rand_event *e, int kind)
 			r->sw.kill_off = rnd(5) == 0;
 			if (!strcmp(focus, "free") && rnd(6) == 0)
 				focus = "sender-userns";
+			else if (!strcmp(focus, "free") && rnd(3) == 0)
+				focus = "pp-only";	/* CAP_KILL over a bigger pP */
 		}
 	}
 	e->focus = focus;
@@ -732,6 +1031,12 @@ static void gen_pair(struct rand_event *e, int kind)
 		r->sig = rnd(2) ? SIGTERM : SIGUSR1;	/* visible: the member dies */
 		if (rnd(3) == 0)
 			r->muid = any_uid(3);
+	} else if (!strcmp(focus, "chain-sender")) {
+		/* the sender's sets are what a chain left them, on both paths */
+		gen_chain(e, 0);
+		r->sender_chain = e->chain;
+		r->sender = e->chain[0];
+		r->suid = e->c.uid;
 	} else if (!strcmp(focus, "session")) {
 		r->session = 1;
 		r->sig = SIGCONT;
@@ -745,6 +1050,52 @@ static void gen_pair(struct rand_event *e, int kind)
 	}
 }
 
+/* who writes security.* in xattr events: the actors SEMANTICS 1 and 6
+ * tell apart */
+static const struct xattr_actor {
+	const char *who;
+	uid_t uid;
+	__u64 pa;
+	const char *const *chain;
+} xattr_actors[] = {
+	{ "uid 1000", U }, { "root", 0 },
+	{ "uid 1000 holding cap_setfcap", U, SETFCAP },
+	{ "uid 1000 holding cap_sys_admin", U, SYSADMIN },
+	{ "capped root", 0, 0, CHAIN(FC "v1_raw_ep") },
+	{ "capped root with cap_setfcap", 0, 0, CHAIN(FC "v1_setfcap") },
+	{ "capped root (empty sets)", 0, 0, CHAIN(FC "v1_empty") },
+	{ "uid 1000's namespace root", U, 0, CHAIN(FC "plain", "--userns") },
+	{ "root's namespace root", 0, 0, CHAIN(FC "plain", "--userns") },
+	{ "a namespace root nested under root's", 0, 0,
+	  CHAIN(FC "plain", "--userns-nested", "1000") },
+};
+
+/*
+ * xattr: a security.* write or removal by one of the actors SEMANTICS 1
+ * and 6 tell apart, on a file of root's or of uid 1000's, then root runs
+ * the file (what the value now decides, and that BPF's policy followed).
+ */
+static void gen_xattr(struct rand_event *e)
+{
+	static const char *const ops[] = { "set", "set", "set", "empty", "empty", "remove",
+					   "remove", "set-other", "remove-other" };
+	static const char *const values[] = { "good_v1", "good_v3", "v2_raw", "v3ns_raw",
+					      "m_v1_size15", "m_v3_cap41_p", "unknown_tag" };
+	static const char *const befores[] = { NULL, "good_v1", "good_v1", "good_v3", "v2_raw" };
+	const struct xattr_actor *a = &PICK(xattr_actors);
+
+	e->kind = 2;
+	e->focus = "xattr";
+	e->actor = a->who;
+	e->x.c.uid = a->uid;
+	e->x.c.pa = a->pa;
+	e->x.chain = a->chain;
+	e->x.op = PICK(ops);
+	e->x.value = !strcmp(e->x.op, "set") ? PICK(values) : NULL;
+	e->x.before = PICK(befores);
+	e->x.owner = rnd(2) ? 0 : U;
+}
+
 static void name_random(struct rand_event *e, long n)
 {
 	char *s = e->name;
@@ -753,9 +1104,35 @@ static void name_random(struct rand_event *e, long n)
 #define ADD(...) (k = strlen(s), snprintf(s + k, len - k, __VA_ARGS__))
 	s[0] = 0;
 	ADD("random#%ld: ", n);
+	if (e->kind == 3) {
+		ADD("caps %s", e->k.op);
+		if (e->k.file)
+			ADD(" %s", e->k.file);
+		else
+			ADD(" %#lx", e->k.arg);
+		ADD(" by uid %u", e->k.c.uid);
+		for (int i = 0; e->k.chain && e->k.chain[i]; i++)
+			ADD("%s%s", i ? " " : ": ", e->k.chain[i]);
+		return;
+	}
+	if (e->kind == 2) {
+		ADD("xattr %s%s%s by %s on a file of uid %u holding %s", e->x.op,
+		    e->x.value ? " " : "", e->x.value ? e->x.value : "", e->actor, e->x.owner,
+		    e->x.before ? e->x.before : "nothing");
+		return;
+	}
 	if (!e->kind) {
 		const struct creds *c = &e->c;
 
+		if (e->chain[0]) {
+			ADD("chain uid %u:", c->uid);
+			for (int i = 0; e->chain[i]; i++)
+				ADD(" %s", e->chain[i]);
+			ADD(" %s", e->file);
+			if (e->sw.nosuid_ignore)
+				ADD(" nosuid_ignore=1");
+			return;
+		}
 		ADD("exec %s uid %u", e->file, c->uid);
 		if (c->seteuid)
 			ADD(" euid %u", c->euid);
@@ -783,6 +1160,8 @@ static void name_random(struct rand_event *e, long n)
 		    r->thread_drop ? "drop" : "keep");
 	} else {
 		ADD("%s %s uid %u", r->op ? r->op : "kill", r->sender, r->suid);
+		for (int i = 1; r->sender_chain && r->sender_chain[i]; i++)
+			ADD(" %s", r->sender_chain[i]);
 		if (r->seteuid)
 			ADD(" euid %u", r->seuid);
 		if (r->sender_userns)
@@ -813,19 +1192,27 @@ static void gen_random(__u64 seed, long n, struct rand_event *e)
 	memset(e, 0, sizeof(*e));
 	rng_event(seed, n);
 	k = rnd(100);
-	if (k < 55)
+	if (k < 44)
 		gen_exec(e);
+	else if (k < 53)
+		gen_xattr(e);
+	else if (k < 60)
+		gen_caps(e);
 	else
-		gen_pair(e, k < 82 ? 0 : k < 97 ? 1 : 2);
+		gen_pair(e, k < 81 ? 0 : k < 96 ? 1 : 2);
 	name_random(e, n);
 }
 
 static void run_random_event(const struct rand_event *e)
 {
-	if (e->kind)
+	if (e->kind == 3)
+		run_caps(e->name, e->focus, &e->k);
+	else if (e->kind == 2)
+		run_xattr(e->name, e->focus, &e->x);
+	else if (e->kind)
 		run_pair(e->name, e->focus, &e->r);
 	else
-		run_exec(e->name, e->focus, e->file, &e->c, e->sw);
+		run_exec(e->name, e->focus, e->file, &e->c, e->sw, e->chain[0] ? e->chain : NULL);
 }
 
 static void run_random(__u64 seed, long events)
@@ -856,6 +1243,7 @@ int main(int argc, char **argv)
 		{ "events", required_argument, NULL, 'e' },
 		{ "no-catalogue", no_argument, NULL, 'n' },
 		{ "only", required_argument, NULL, 'o' },
+		{ "hang", required_argument, NULL, 'H' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
@@ -864,7 +1252,7 @@ int main(int argc, char **argv)
 	long events = 0;
 	int c, catalogue = 1;
 
-	while ((c = getopt_long(argc, argv, "p:s:e:no:lh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:e:no:H:lh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			switch_to = !strcmp(optarg, "kernel") ? TO_KERNEL :
@@ -886,6 +1274,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			only = optarg;
+			break;
+		case 'H':
+			hang = optarg;
 			break;
 		case 'l':
 			mode = LIST;
@@ -914,6 +1305,7 @@ int main(int argc, char **argv)
 		matched = 0;
 	}
 	if (mode == RUN) {
+		guard_init();
 		setup_fixtures(1);
 		if (switch_to != (TO_KERNEL | TO_BPF))
 			battery_setup();

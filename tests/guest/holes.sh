@@ -69,7 +69,7 @@ xattr_attacks() {	# $1: what the file's value is, for the messages
 		sh -c "setfattr -n security.fcaps_other -v 1 $H/own && runas 1000 setfattr -x security.fcaps_other $H/own 2>&1 | grep -q 'Operation not permitted'"
 	check_out "... the value is unchanged" "$before" val $H/capped
 	[ -n "$polb" ] && check_out "... and so is the BPF policy entry" "$polb" pol $H/capped
-	check "root may still write an empty value (CAP_SETFCAP)" setfattr -n security.capability $H/own
+	step "root may still write an empty value (CAP_SETFCAP)" setfattr -n security.capability $H/own
 	# over the inode means both its ids mapped in the writer's namespace
 	: > $H/own_g0 && chown 1000:0 $H/own_g0
 	check "uid 1000 as root of its own namespace cannot write an empty security.capability on a file whose group it does not map: EPERM" \
@@ -132,7 +132,7 @@ bpf)
 	echo "/mnt/good_v1 hex:30039819002000000020000000000000" > $H/policy
 	check "load --kernel-records on stock fails (no fcaps tracepoints), loading nothing" \
 		sh -c '! fcapsctl load --kernel-records 2>/dev/null && [ ! -e /sys/fs/bpf/fcaps ]'
-	check "load --mode enforce on stock" fcapsctl load --mode enforce --scan $H --policy $H/policy
+	step "load --mode enforce on stock" fcapsctl load --mode enforce --scan $H --policy $H/policy
 	xattr_attacks "6.1 v2"
 	# CAP_SETFCAP counts in pE only: uid 1000 holding it in pP alone (a 6.1
 	# v2 value without the effective flag) is refused the empty value,
@@ -171,12 +171,12 @@ bpf)
 		rec_of decisions runas 1000 /mnt/good_v1 status
 	fcapsctl unload >/dev/null
 	# the guard restores 6.1's own checks: in shadow mode as well
-	check "load --mode shadow on stock" fcapsctl load --mode shadow --scan $H
+	step "load --mode shadow on stock" fcapsctl load --mode shadow --scan $H
 	check "shadow: uid 1000 still cannot remove security.capability: EPERM" \
 		eperm runas 1000 setfattr -x security.capability $H/capped
 	fcapsctl unload >/dev/null
 	# the same signal rule when nothing is recorded (the cheapest path)
-	check "load --mode enforce --record none" fcapsctl load --mode enforce --record none --scan $H
+	step "load --mode enforce --record none" fcapsctl load --mode enforce --record none --scan $H
 	userns_kill
 	cp /usr/local/bin/fcaps_probe $H/nssuid && chmod 6755 $H/nssuid
 	check_out "root of a namespace runs a setuid-root file it does not map: root there, no AT_SECURE (euid suid secure)" \
@@ -280,7 +280,7 @@ sync)
 	check_out "overlay file, not scanned: BPF sees its layer's value" "1 0 8192" \
 		rec_of decisions runas 1000 $H/ovl/ocap status
 	check_out "... as the kernel does" "1 0 8192" rec_of kdecisions runas 1000 $H/ovl/ocap status
-	check "root removes it through the overlay" setfattr -x security.capability $H/ovl/ocap
+	step "root removes it through the overlay" setfattr -x security.capability $H/ovl/ocap
 	check_out "... and BPF follows (legacy ret pP)" "0 0 0" rec_of decisions runas 1000 $H/ovl/ocap status
 	check_out "... as the kernel does" "0 0 0" rec_of kdecisions runas 1000 $H/ovl/ocap status
 	umount $H/ovl
@@ -303,7 +303,7 @@ sync)
 	umount /mnt
 	# a full policy map: the write it cannot hold is counted and raised
 	mkdir -p $H/full
-	check "load --policy-max 4" fcapsctl load --mode shadow --policy-max 4 --scan $H/full
+	step "load --policy-max 4" fcapsctl load --mode shadow --policy-max 4 --scan $H/full
 	check "--policy-max 0 is a usage error (2)" sh -c 'fcapsctl load --policy-max 0; [ $? = 2 ]'
 	for i in 1 2 3 4 5 6; do
 		cp /usr/local/bin/fcaps_probe $H/full/f$i && fcapsctl setcap $H/full/f$i 'cap_net_raw+ep'
@@ -317,7 +317,7 @@ sync)
 	# own files, each one mirrored; they fill policy61, never the map of
 	# legacy values, which only CAP_SETFCAP over the filesystem writes
 	mkdir -p $H/flood && chmod 1777 $H/flood
-	check "load --policy-max 4" fcapsctl load --mode shadow --policy-max 4 --scan $H/flood
+	step "load --policy-max 4" fcapsctl load --mode shadow --policy-max 4 --scan $H/flood
 	for i in 1 2 3 4 5 6; do
 		runas 1000 sh -c ": > $H/flood/u$i && unshare -r setfattr -n security.capability -v $V2 $H/flood/u$i"
 	done
@@ -369,7 +369,7 @@ faults)
 			check_out "... one entry, the new one" "v1" \
 				sh -c "fcapsctl policy list | cut -d' ' -f4"
 		fi
-		check "... and the next replace completes" fcapsctl policy import --replace $H/good.policy
+		step "... and the next replace completes" fcapsctl policy import --replace $H/good.policy
 		check_out "... leaving exactly the new policy" "v1" sh -c "fcapsctl policy list | cut -d' ' -f4"
 		fcapsctl unload >/dev/null
 	done
@@ -379,8 +379,8 @@ faults)
 	cp /usr/local/bin/fcaps_probe $H/mid && fcapsctl setcap $H/mid 'cap_net_raw+ep'
 	check_out "a value written while a replace is pending is in both generations" 2 \
 		sh -c "bpftool -j map dump pinned /sys/fs/bpf/fcaps/policy | tr '{' '\n' | grep -c '\"ino\":$(stat -c %i $H/mid)[,}]'"
-	check "... and the replace completes" fcapsctl policy import --replace $H/good.policy
-	check "policy del after a replace" fcapsctl policy del $H/capped
+	step "... and the replace completes" fcapsctl policy import --replace $H/good.policy
+	step "policy del after a replace" fcapsctl policy del $H/capped
 	check_out "... leaves no entry of the file" "" sh -c "fcapsctl policy list | grep ' ino=$(stat -c %i $H/capped) '"
 	fcapsctl unload >/dev/null
 	# --record none: a killed unload that disarmed leaves nothing refused
@@ -523,6 +523,14 @@ ceiling)
 	}
 	check_out "kernel: ptrace by a capped root process: a tracee capped the same (1), one capped with more (0); cap_sys_ptrace in pP alone (0), raised to pE (1)" \
 		"1 0 0/1" tracing
+	# an exec that grows pP leaves the process (and its children) non-dumpable:
+	# tracing its own child then needs CAP_SYS_PTRACE in pE
+	dumpable() {
+		echo "$(fields trace -- $H/c/probe_raw exec $H/c/probe_tp trace $P status)" \
+		     "$(fields trace -- $H/c/probe_tp exec $H/c/probe_raw trace $P status)"
+	}
+	check_out "kernel: a capped root whose exec grew pP cannot trace its own child (-1); one whose pP shrank can (0)" \
+		"-1 0" dumpable
 	# capset cannot put into pI what the capped sets lack, so an exec of a
 	# file whose fI holds it gains nothing either
 	cp /usr/local/bin/fcaps_probe $H/c/fi_admin && fcapsctl setcap $H/c/fi_admin 'cap_sys_admin+ei'
@@ -539,7 +547,7 @@ ceiling)
 		"0 1 1" lowmap
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	check_out "no rules at all: root keeps everything" "ok ok ok" ops raw
-	check "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
+	step "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
 	check_out "BPF ceiling: the same refusals as the kernel" \
 		"EPERM EPERM denied" ops raw
 	check_out "BPF ceiling: the same grants as the kernel" "ok EPERM ok" ops admin
@@ -574,6 +582,8 @@ ceiling)
 	check_out "BPF ceiling: an ambient capability through an exec under nnp, the same" \
 		"0 1 1 0" ambexec
 	check_out "BPF ceiling: ptrace compares the capped sets, the same" "1 0 0/1" tracing
+	check_out "BPF ceiling: non-dumpable after an exec that grew the capped pP, the same" \
+		"-1 0" dumpable
 	check_out "BPF ceiling: an ambient raise reaches the next exec's pA', the same" \
 		"0 0 1 0" noroot
 	check_out "BPF ceiling: an ambient capability from before the capped exec stays gone, the same" \
@@ -581,7 +591,7 @@ ceiling)
 	fcapsctl unload >/dev/null
 	# --record none: one load of the config (armed, mode and the ceilings'
 	# count) must send a capped sender or target to the whole rule
-	check "BPF enforce --record none" fcapsctl load --mode enforce --record none --scan $H/c
+	step "BPF enforce --record none" fcapsctl load --mode enforce --record none --scan $H/c
 	check_out "BPF ceiling, --record none: the pair rules compare the capped sets" \
 		"-1/1 -1/1 -1/1 0" pairs
 	check_out "BPF ceiling, --record none: the target's capped sets too" "0 0" cpair
@@ -655,7 +665,7 @@ ceiling)
 	# program, and still has BPF's record ("legacy ret pP"; the shell that
 	# prints its pid is the process that execs)
 	mount -o ro /dev/vda /mnt
-	check "BPF enforce beside the kernel's rules" fcapsctl load --mode enforce --scan /mnt
+	step "BPF enforce beside the kernel's rules" fcapsctl load --mode enforce --scan /mnt
 	check_out "an exec the kernel refuses before BPF (malformed v3): BPF's record of it (legacy 1, ret -1, pP 0)" \
 		"1 -1 0" rec_of decisions runas 1000 sh -c 'echo pid=$$; exec /mnt/m_v3_size29 status 2>/dev/null'
 	# a value longer than the 256 bytes the scan reads first (then it asks

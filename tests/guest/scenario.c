@@ -223,7 +223,7 @@ void actor_by_ambient(struct actor *a, const char *plain, __u64 fe, __u64 fp)
  * first (unshare then gives the same full sets in both runs), emptying pE
  * as a choice comes last. */
 struct argv_buf {
-	char *v[16];
+	char *v[40];
 	char eff[24];
 };
 
@@ -250,7 +250,9 @@ static char *const *actor_argv(const struct actor *a, struct argv_buf *b,
 		b->v[n++] = "--eff";
 		b->v[n++] = "0";
 	}
-	while (*cmd && n < 15)
+	for (const char *const *w = a->chain; w && *w && n < 32; w++)
+		b->v[n++] = (char *)*w;
+	while (*cmd && n < 39)
 		b->v[n++] = (char *)*cmd++;
 	b->v[n] = NULL;
 	return b->v;
@@ -289,6 +291,7 @@ void run_pair_spec(const struct pair_spec *s, struct pair_out *o)
 {
 	char pid[16], arg[16];
 	const char *cmd[] = { "--status", s->op ? "sched" : "kill", pid, arg, NULL };
+	const char *result;
 	struct argv_buf b;
 	int tfd, mfd = -1, sfd;
 
@@ -312,8 +315,10 @@ void run_pair_spec(const struct pair_spec *s, struct pair_out *o)
 	snprintf(o->sender_out, sizeof(o->sender_out), "%s", read_output(sfd, 1));
 	close(sfd);
 	waitpid(o->sender, NULL, 0);
-	o->ret = field(o->sender_out, s->op ? "sched" : "kill") == 0 ? 0 : -1;
-	o->err = o->ret ? (int)field(o->sender_out, "errno") : 0;
+	result = field_at(o->sender_out, s->op ? "sched" : "kill");
+	o->ret = result && field(result, s->op ? "sched" : "kill") == 0 ? 0 : -1;
+	/* the call's own errno, not a chain step's before it */
+	o->err = o->ret && result ? (int)field(result, "errno") : 0;
 	if (s->group) {
 		o->target_alive = !killed_by(reap_status(o->target), s->sig);
 		o->member_alive = !killed_by(reap_status(o->member), s->sig);
@@ -368,24 +373,27 @@ char *read_output(int fd, int all)
 	return buf;
 }
 
-int has_field(const char *line, const char *key)
+/* where "@key=" starts in @line, or NULL */
+const char *field_at(const char *line, const char *key)
 {
 	size_t k = strlen(key);
 
 	for (const char *s = line; (s = strstr(s, key)); s += k)
 		if ((s == line || s[-1] == ' ' || s[-1] == '\n') && s[k] == '=')
-			return 1;
-	return 0;
+			return s;
+	return NULL;
+}
+
+int has_field(const char *line, const char *key)
+{
+	return field_at(line, key) != NULL;
 }
 
 unsigned long long field(const char *line, const char *key)
 {
-	size_t k = strlen(key);
+	const char *s = field_at(line, key);
 
-	for (const char *s = line; (s = strstr(s, key)); s += k)
-		if ((s == line || s[-1] == ' ' || s[-1] == '\n') && s[k] == '=')
-			return strtoull(s + k + 1, NULL, 0);
-	return ~0ULL;
+	return s ? strtoull(s + strlen(key) + 1, NULL, 0) : ~0ULL;
 }
 
 void reap(pid_t pid)

@@ -47,10 +47,13 @@ struct actor {
 	unsigned int userns_nested:1;	/* --userns-nested 1000 (run as root) */
 	unsigned int pp_only:1;	/* --eff 0 last: pE emptied, pP kept */
 	__u64 eff;
+	/* fcaps_probe words after its options, before the command: a chain
+	 * ({ options..., "exec", FILE2, ... }); NULL: none */
+	const char *const *chain;
 };
 
 /*
- * BPF cannot grant a file's capabilities (NOTES.md), so where the kernel
+ * BPF cannot grant a file's capabilities (docs/design.md), so where the kernel
  * would give an actor a legacy file's sets by exec, the BPF runs give the
  * same live sets another way: @plain (no xattr) run with fP as its ambient
  * set (so pP = fP), root keeping only that set through SECBIT_NOROOT, and
@@ -95,6 +98,7 @@ const char *run_to_end(const struct creds *c, char *const argv[], pid_t *pid);
 /* Read one line (without newline) or, with @all, everything until EOF. */
 char *read_output(int fd, int all);
 /* The value of "key=..." in @line as a number; -1 (all ones) if absent. */
+const char *field_at(const char *line, const char *key);
 unsigned long long field(const char *line, const char *key);
 int has_field(const char *line, const char *key);
 void reap(pid_t pid);
@@ -110,6 +114,6 @@ int find_decision_to(__u32 hook, __u32 pid, __u32 target, struct fcaps_decision 
 /* Set the BPF side's switches (the loaded fcaps config map); 0 or -1. */
 int bpf_switches(__u32 exec, __u32 kill, __u32 nosuid_ignore);
 
-#include "report.h"
+#include "tap.h"
 
 #endif
