@@ -21,8 +21,11 @@ KSRC_TARBALL := /usr/src/linux-source-6.1.tar.xz
 # a series edited while a build runs must not look built. build-kernel
 # itself decides what to re-extract, reconfigure or recompile.
 KCOMMON := vmconfig/build-kernel vmconfig/fcaps.config
-KPATCHED := $(KCOMMON) vmconfig/patched.config kernel-patch/series \
-	$(wildcard kernel-patch/*.patch)
+KPATCHED := $(KCOMMON) vmconfig/patched.config kernel-patch/6.1/series \
+	$(wildcard kernel-patch/6.1/*.patch)
+# The second line, Debian 13's 6.12: the same fcaps, its own series
+KPATCHED_612 := $(KCOMMON) vmconfig/patched.config kernel-patch/6.12/series \
+	$(wildcard kernel-patch/6.12/*.patch)
 khash = $(shell cat $(1) | sha256sum | cut -c1-16)
 kstamp = $(FCAPS_CACHE)/build-$(1)/.fcaps-built-$(2)
 KPLANTED := $(KPATCHED) tests/diff/kernel-plants.patch
@@ -30,17 +33,20 @@ KSTAMP_PATCHED := $(call kstamp,patched,$(call khash,$(KPATCHED)))
 KSTAMP_STOCK := $(call kstamp,stock,$(call khash,$(KCOMMON)))
 KSTAMP_PLANTED := $(call kstamp,planted,$(call khash,$(KPLANTED)))
 KSTAMP_DEBUG := $(call kstamp,debug,$(call khash,$(KPATCHED) vmconfig/debug.config))
+KSTAMP_PATCHED_612 := $(call kstamp,patched-6.12,$(call khash,$(KPATCHED_612)))
+KSTAMP_STOCK_612 := $(call kstamp,stock-6.12,$(call khash,$(KCOMMON)))
 
 vpath %.bpf.c bpf tests/guest
 GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
 	fcaps_sweep fcaps_bench floor fcaps_tamper
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
-GUEST_TESTS := $(wildcard tests/guest/*.sh)
+GUEST_TESTS := $(wildcard tests/guest/*.sh) tests/lib/tap.sh
 HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
 TEST_IMAGES := $(BUILD)/test/smoke.ext4 $(BUILD)/test/fcaps.ext4
-# BPF builds with one planted bug each, for the differential's self-check
-PLANTS := SUBSET_INVERTED NO_CAP_KILL IGNORE_FE IGNORE_NOSUID WRONG_SIZE V3_HIGH \
-	ENFORCE_EXEC ENFORCE_KILL SEQ_SKEW CEILING_PP NO_COPY NO_CAPSET NOREC_USERNS NO_MMAP_ADDR
+# BPF builds with one planted bug each, for the differential's self-check:
+# the bpf rows of the one list, tests/diff/plants.txt
+PLANTS := $(shell sed -n 's/^\([A-Z0-9_]*\)[[:space:]]*|[[:space:]]*bpf[[:space:]]*|.*/\1/p' \
+	tests/diff/plants.txt)
 PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 # fcapsctl of a config laid out differently, for bpf.sh (defined before
 # `test:`, whose prerequisites are expanded as make reads them)
@@ -77,7 +83,7 @@ deps:
 $(KSRC_TARBALL):
 	vmconfig/install-deps
 
-kernels: $(KSTAMP_PATCHED) $(KSTAMP_STOCK)
+kernels: $(KSTAMP_PATCHED) $(KSTAMP_STOCK) $(KSTAMP_PATCHED_612) $(KSTAMP_STOCK_612)
 
 $(KSTAMP_PATCHED): | deps
 	vmconfig/build-kernel patched
@@ -85,6 +91,14 @@ $(KSTAMP_PATCHED): | deps
 
 $(KSTAMP_STOCK): | deps
 	vmconfig/build-kernel stock
+	rm -f $(dir $@).fcaps-built-* && touch $@
+
+$(KSTAMP_PATCHED_612): | deps
+	vmconfig/build-kernel patched-6.12
+	rm -f $(dir $@).fcaps-built-* && touch $@
+
+$(KSTAMP_STOCK_612): | deps
+	vmconfig/build-kernel stock-6.12
 	rm -f $(dir $@).fcaps-built-* && touch $@
 
 $(KSTAMP_DEBUG): | deps
@@ -101,13 +115,20 @@ $(BUILD)/vmlinux.h: $(KSTAMP_PATCHED)
 	@mkdir -p $(@D)
 	$(BPFTOOL) btf dump file $(FCAPS_CACHE)/build-patched/vmlinux format c > $@
 
-BPF_HEADERS := $(wildcard bpf/*.h)
+# The one definition (bpf/fcaps.h: format.h, abi.h) and this build's plants.h
+ABI_HEADERS := bpf/fcaps.h bpf/format.h bpf/abi.h $(BUILD)/plants.h
+BPF_HEADERS := $(wildcard bpf/*.h) $(BUILD)/plants.h
+
+# A production build plants no bug (tests/diff/plants_h.sh)
+$(BUILD)/plants.h: tests/diff/plants_h.sh tests/diff/plants.txt
+	@mkdir -p $(@D)
+	tests/diff/plants_h.sh none > $@
 $(BUILD)/bpf/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h $(BPF_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # One .bpf.c per concern, linked into one object and one skeleton.
-FCAPS_BPF := shared exec signal channels policy kernel ceiling integrity
+FCAPS_BPF := shared exec signal channels policy kernel ceiling dumpable integrity pins knobs
 $(BUILD)/bpf/fcaps.bpf.o: $(FCAPS_BPF:%=$(BUILD)/bpf/%.bpf.o)
 	$(BPFTOOL) gen object $@ $^
 
@@ -118,19 +139,19 @@ $(BUILD)/guest-bin/smoke_lsm: tests/guest/smoke_lsm.c $(BUILD)/smoke_lsm.skel.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c bpf/fcaps.h | deps
+$(BUILD)/tests/%: tests/unit/%.c tests/lib/tap.c tests/lib/tap.h $(ABI_HEADERS) | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< -o $@
+	$(CC) $(CFLAGS) $< tests/lib/tap.c -o $@
 
 $(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policyfile.c loader/scan.c \
-		loader/filekey.c loader/capfile.c loader/config.c \
-		$(wildcard loader/*.h) bpf/fcaps.h | deps
+		loader/filekey.c loader/capfile.c loader/config.c tests/lib/tap.c \
+		$(wildcard loader/*.h) $(ABI_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -lcap
 
 # bpf/fcaps.h for the harness's Python: its constants, and the record's
 # fields from the BPF object's BTF
-$(BUILD)/fcaps_abi.py: tests/lib/abi_py.c bpf/fcaps.h $(BUILD)/bpf/fcaps.bpf.o
+$(BUILD)/fcaps_abi.py: tests/lib/abi_py.c $(ABI_HEADERS) $(BUILD)/bpf/fcaps.bpf.o
 	@mkdir -p $(BUILD)/tests
 	$(CC) $(CFLAGS) $< -o $(BUILD)/tests/abi_py
 	{ $(BUILD)/tests/abi_py && printf 'RECORD_FIELDS = [%s]\n' "$$($(BPFTOOL) btf dump file \
@@ -142,13 +163,13 @@ $(BUILD)/tests/mkvalues: tests/lib/mkvalues.c tests/lib/fcaps_values.h
 	$(CC) $(CFLAGS) $< -o $@
 
 FCAPSCTL_SRCS := $(wildcard loader/*.c)
-$(BUILD)/guest-bin/fcapsctl: $(FCAPSCTL_SRCS) $(wildcard loader/*.h) bpf/fcaps.h \
+$(BUILD)/guest-bin/fcapsctl: $(FCAPSCTL_SRCS) $(wildcard loader/*.h) $(ABI_HEADERS) \
 		$(BUILD)/fcaps.skel.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
 
 $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c \
-		tests/guest/battery.h
+		tests/guest/battery.h tests/guest/probe_ops.c tests/guest/probe_ops.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
@@ -157,19 +178,24 @@ $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c 
 # between its check and its enforcing program
 PROBE_INTERP := /tmp/fcaps-ld.so
 $(BUILD)/guest-bin/fcaps_probe_dyn: tests/guest/fcaps_probe.c tests/guest/battery.c \
-		tests/guest/battery.h
+		tests/guest/battery.h tests/guest/probe_ops.c tests/guest/probe_ops.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -Wl,--dynamic-linker=$(PROBE_INTERP)
 
-SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h \
-	tests/guest/catalogue.h tests/guest/battery.h tests/guest/report.c tests/guest/report.h \
-	tests/lib/fcaps_values.h bpf/fcaps.h loader/ring.c loader/ring.h \
+SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h tests/guest/xattr_event.c \
+	tests/guest/xattr_event.h tests/guest/caps_event.c tests/guest/caps_event.h \
+	tests/guest/catalogue.h tests/guest/battery.h tests/lib/tap.c tests/lib/tap.h \
+	tests/lib/fcaps_values.h $(ABI_HEADERS) loader/ring.c loader/ring.h \
 	loader/config.c loader/config.h
+# the workload runs each event in a process of its own (event_guard.c)
+WORKLOAD_SRCS := tests/guest/event_guard.c
+$(BUILD)/guest-bin/fcaps_workload: EXTRA_SRCS := $(WORKLOAD_SRCS)
+$(BUILD)/guest-bin/fcaps_workload: $(WORKLOAD_SRCS) $(WORKLOAD_SRCS:.c=.h)
 $(BUILD)/guest-bin/fcaps_scenarios $(BUILD)/guest-bin/fcaps_workload: \
 		$(BUILD)/guest-bin/%: tests/guest/%.c $(SCENARIO_DEPS)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -Itests/guest $< tests/guest/scenario.c tests/guest/report.c \
-		loader/ring.c loader/config.c -o $@ \
+	$(CC) $(CFLAGS) -Itests/guest $< tests/guest/scenario.c tests/guest/xattr_event.c \
+		tests/guest/caps_event.c tests/lib/tap.c loader/ring.c loader/config.c $(EXTRA_SRCS) -o $@ \
 		$(STATIC_LIBS)
 
 # Legacy values written raw and offline, malformed ones included.
@@ -196,8 +222,8 @@ shell: all
 test: all $(PLANTED) $(LAYOUT_VARIANT) $(KSTAMP_PLANTED)
 	tests/run
 
-$(BUILD)/guest-bin/fcaps_stress: tests/guest/fcaps_stress.c tests/guest/report.c \
-		tests/guest/report.h bpf/fcaps.h
+$(BUILD)/guest-bin/fcaps_stress: tests/guest/fcaps_stress.c tests/lib/tap.c \
+		tests/lib/tap.h $(ABI_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
@@ -214,14 +240,14 @@ $(BUILD)/guest-bin/fcaps_bench: tests/guest/fcaps_bench.c loader/ring.c loader/r
 bench: all
 	tests/bench/run
 
-$(BUILD)/guest-bin/fcaps_sweep: tests/guest/fcaps_sweep.c tests/guest/report.c \
-		tests/guest/report.h
+$(BUILD)/guest-bin/fcaps_sweep: tests/guest/fcaps_sweep.c tests/lib/tap.c \
+		tests/lib/tap.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
 FUZZ_SECONDS ?= 600
 # libFuzzer targets on the formats, the policy parser and capability text
-fuzz: | deps
+fuzz: $(BUILD)/plants.h | deps
 	tests/fuzz/run $(FUZZ_SECONDS)
 
 # Every value size 0-64 x tag x bit, exec'd on both paths (patched kernel)
@@ -259,27 +285,28 @@ run: all
 check-series: $(KSTAMP_STOCK)
 	tests/check-series
 
-# fcapsctl of another build in $(@D): the BPF objects with the flags $(1),
-# the loader with $(2)
+# fcapsctl of another build in $(@D): the BPF objects and the loader with
+# the plants.h of $(1) (a planted bug, or "layout": plants_h.sh)
 VARIANT_DEPS := $(FCAPS_BPF:%=bpf/%.bpf.c) $(BPF_HEADERS) $(BUILD)/vmlinux.h \
-	$(FCAPSCTL_SRCS) $(wildcard loader/*.h)
+	$(FCAPSCTL_SRCS) $(wildcard loader/*.h) tests/diff/plants_h.sh tests/diff/plants.txt
 define variant_fcapsctl
 	@mkdir -p $(@D)
+	tests/diff/plants_h.sh $(1) > $(@D)/plants.h
 	for s in $(FCAPS_BPF); do \
-		$(CLANG) $(BPF_CFLAGS) $(1) -c bpf/$$s.bpf.c -o $(@D)/$$s.bpf.o || exit 1; \
+		$(CLANG) -I$(@D) $(BPF_CFLAGS) -c bpf/$$s.bpf.c -o $(@D)/$$s.bpf.o || exit 1; \
 	done
 	$(BPFTOOL) gen object $(@D)/fcaps.bpf.o $(FCAPS_BPF:%=$(@D)/%.bpf.o)
 	$(BPFTOOL) gen skeleton $(@D)/fcaps.bpf.o name fcaps_bpf > $(@D)/fcaps.skel.h
-	$(CC) -I$(@D) $(CFLAGS) $(2) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
+	$(CC) -I$(@D) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
 endef
 
 # The differential's self-check: one fcapsctl per planted BPF bug.
 $(BUILD)/planted/%/fcapsctl: $(VARIANT_DEPS)
-	$(call variant_fcapsctl,-DFCAPS_PLANT_$*,)
+	$(call variant_fcapsctl,$*)
 
 # A build whose config is laid out differently (bpf.sh: another build's pins)
 $(LAYOUT_VARIANT): $(VARIANT_DEPS)
-	$(call variant_fcapsctl,-DFCAPS_LAYOUT_VARIANT,-DFCAPS_LAYOUT_VARIANT)
+	$(call variant_fcapsctl,layout)
 
 planted: $(PLANTED)
 

@@ -49,15 +49,35 @@ static const char load_usage[] =
 static const char *const record_names[] = { "all", "denied", "none" };
 
 /* What this kernel has, from its BTF */
-static void kernel_features(int *tracepoints, int *skipcap)
+struct kernel_features {
+	int tracepoints;	/* the patched kernel's fcaps tracepoints */
+	int skipcap;		/* inode_xattr_skipcap: the LSM layer runs cap's xattr checks */
+	int setattr_idmap;	/* inode_setattr(idmap, dentry, attr): 6.8 on */
+};
+
+/* How many parameters function @name has in @btf; -1 if it is not there */
+static int func_params(const struct btf *btf, const char *name)
+{
+	int id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	const struct btf_type *t;
+
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	return t ? btf_vlen(t) : -1;
+}
+
+static void kernel_features(struct kernel_features *f)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 
-	*tracepoints = *skipcap = 0;
+	memset(f, 0, sizeof(*f));
 	if (!btf)
 		return;
-	*tracepoints = btf__find_by_name_kind(btf, "btf_trace_fcaps_sched", BTF_KIND_TYPEDEF) >= 0;
-	*skipcap = btf__find_by_name_kind(btf, "bpf_lsm_inode_xattr_skipcap", BTF_KIND_FUNC) >= 0;
+	f->tracepoints = btf__find_by_name_kind(btf, "btf_trace_fcaps_sched",
+						BTF_KIND_TYPEDEF) >= 0;
+	f->skipcap = func_params(btf, "bpf_lsm_inode_xattr_skipcap") >= 0;
+	f->setattr_idmap = func_params(btf, "bpf_lsm_inode_setattr") == 3;
 	btf__free(btf);
 }
 
@@ -70,6 +90,7 @@ struct load_opts {
 	size_t nscans;
 	struct policy pol;
 	int bad_policy;
+	int done;		/* nothing to load: --help, or a usage error */
 };
 
 static int parse_count(const char *arg, unsigned long max, int pow2, unsigned long *n)
@@ -142,7 +163,8 @@ static int parse_load(int argc, char **argv, struct load_opts *o)
 				return p_usage("load", load_usage, "at most 16 --scan");
 			o->scans[o->nscans++] = optarg;
 			break;
-		default:
+		default:	/* --help (done 0) or a bad option (done 2) */
+			o->done = 1;
 			return done;
 		}
 	}
@@ -159,14 +181,14 @@ static struct fcaps_bpf *open_and_load(struct load_opts *o, int *tracepoints)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, open_opts, .pin_root_path = STAGING_DIR);
 	struct fcaps_bpf *skel = fcaps_bpf__open_opts(&open_opts);
-	int skipcap;
+	struct kernel_features f;
 
 	if (!skel) {
 		p_err("load", "opening the BPF object: %s", strerror(errno));
 		return NULL;
 	}
-	kernel_features(tracepoints, &skipcap);
-	if (o->kernel_records && !*tracepoints) {
+	kernel_features(&f);
+	if (o->kernel_records && !f.tracepoints) {
 		p_err("load", "--kernel-records: this kernel has no fcaps tracepoints "
 		      "(the patched kernel has)");
 		goto err;
@@ -175,9 +197,10 @@ static struct fcaps_bpf *open_and_load(struct load_opts *o, int *tracepoints)
 	 * decision and record together do */
 	*tracepoints = o->kernel_records;
 	o->cfg.kernel_records = o->kernel_records;
-	if (choose_progs(skel, o->cfg.record != FCAPS_RECORD_NONE, o->kernel_records))
+	if (choose_progs(skel, o->cfg.record != FCAPS_RECORD_NONE, o->kernel_records,
+			 f.setattr_idmap))
 		goto err;
-	skel->rodata->lsm_runs_cap_xattr = skipcap;
+	skel->rodata->lsm_runs_cap_xattr = f.skipcap;
 	skel->rodata->fcaps_ceiling_mask = o->buckets - 1;
 	/* config is a global (bpf/fcaps.bpf.h), pinned as the map it was */
 	if (bpf_map__set_pin_path(skel->maps.data_config, STAGING_DIR "/config")) {
@@ -263,6 +286,10 @@ int do_load(int argc, char **argv)
 	size_t nlinks = 0;
 
 	rc = parse_load(argc, argv, &o);
+	if (!rc && o.done) {
+		policy_free(&o.pol);
+		return 0;
+	}
 	if (!rc && o.bad_policy)
 		rc = p_err("load", "bad policy: nothing loaded");
 	if (rc) {

@@ -12,8 +12,9 @@
 #include "progs.h"
 #include "fcaps.skel.h"
 
-/* Which loads attach a program, and when */
-enum prog_when { ALWAYS, RECORDING, NOT_RECORDING, KERNEL_RECORDS };
+/* Which loads attach a program, and when; the last two: which prototype
+ * of inode_setattr() the kernel has */
+enum prog_when { ALWAYS, RECORDING, NOT_RECORDING, KERNEL_RECORDS, SETATTR, SETATTR_IDMAP };
 
 /* Every program of the object, by exact name or (prefix) name prefix */
 static const struct prog_group {
@@ -38,6 +39,8 @@ static const struct prog_group {
 	{ "fcaps_policy_", 1, ALWAYS, SYNC },
 	{ "fcaps_guard_", 1, ALWAYS, MAIN },
 	{ "fcaps_ceiling_", 1, ALWAYS, MAIN },
+	{ "fcaps_integrity_setattr", 0, SETATTR, MAIN },
+	{ "fcaps_integrity_setattr_idmap", 0, SETATTR_IDMAP, MAIN },
 	{ "fcaps_integrity_", 1, ALWAYS, MAIN },
 };
 
@@ -52,7 +55,7 @@ static const struct prog_group *group_of(const char *name)
 	return NULL;
 }
 
-int choose_progs(struct fcaps_bpf *skel, int recording, int kernel_records)
+int choose_progs(struct fcaps_bpf *skel, int recording, int kernel_records, int setattr_idmap)
 {
 	struct bpf_program *prog;
 
@@ -67,7 +70,9 @@ int choose_progs(struct fcaps_bpf *skel, int recording, int kernel_records)
 		}
 		on = g->when == ALWAYS || (g->when == RECORDING && recording) ||
 		     (g->when == NOT_RECORDING && !recording) ||
-		     (g->when == KERNEL_RECORDS && kernel_records);
+		     (g->when == KERNEL_RECORDS && kernel_records) ||
+		     (g->when == SETATTR && !setattr_idmap) ||
+		     (g->when == SETATTR_IDMAP && setattr_idmap);
 		bpf_program__set_autoload(prog, on);
 	}
 	return 0;

@@ -15,9 +15,10 @@ enum prog_stage {
 
 #define MAX_LINKS 64	/* more than the programs of one load */
 
-/* Autoload each program as its group says for this load: 0, or -1 with
- * the error printed for a program in no group */
-int choose_progs(struct fcaps_bpf *skel, int recording, int kernel_records);
+/* Autoload each program as its group says for this load and this kernel
+ * (@setattr_idmap: its inode_setattr() takes an idmap first): 0, or -1
+ * with the error printed for a program in no group */
+int choose_progs(struct fcaps_bpf *skel, int recording, int kernel_records, int setattr_idmap);
 /* Attach the programs of @stage and keep their links in @links, their
  * names in @names, counted in @n; 0 or -1 with the error printed */
 int attach_progs(struct fcaps_bpf *skel, enum prog_stage stage, struct bpf_link **links,
