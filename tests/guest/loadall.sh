@@ -5,14 +5,15 @@
 # status --json gives the verifier's steps over every pinned program, and
 # the production build enforces: a legacy-capped root loses sethostname.
 . /fcaps/tests/lib.sh
-suite "every BPF build loads on $(uname -r)"
+echo "every BPF build on $(uname -r)" | diag
 D=/tmp/loadall
 mkdir -p $D
-cp /usr/local/bin/fcaps_probe $D/raw && fcapsctl setcap $D/raw cap_net_raw+ep
+# a capped copy by a policy line: the stock kernels refuse legacy values
+cp /usr/local/bin/fcaps_probe $D/raw && echo "$D/raw cap_net_raw+ep" > $D/policy
 
 # loads CTL MODE: CTL loads in MODE, every pinned program verified, unloads
 loads() {
-	out=$($1 load --mode "$2" --scan $D 2>&1) || { echo "$out" | tail -n 30; return 1; }
+	out=$($1 load --mode "$2" --policy $D/policy 2>&1) || { echo "$out" | tail -n 30; return 1; }
 	steps=$($1 status --json | tr -d ' \n' | sed -n 's/.*"verified_insns":{\([^}]*\)}.*/\1/p')
 	echo "$steps" | tr ',' '\n' | sed 's/^/# /'
 	if [ -z "$steps" ] || echo "$steps" | tr ',' '\n' | grep -qE ':(-1|0)$'; then
@@ -29,8 +30,8 @@ for ctl in /fcaps/planted/*/fcapsctl; do
 	name=$(basename "$(dirname "$ctl")")
 	check "planted $name loads (enforce), every program verified" loads "$ctl" enforce
 done
-step "enforce" fcapsctl load --mode enforce --scan $D
-check_out "a root running a cap_net_raw+ep file cannot sethostname" "bat_sethostname=0" \
-	sh -c "$D/raw battery \$\$ 1 | tr ' ' '\n' | grep '^bat_sethostname='"
+step "enforce" fcapsctl load --mode enforce --policy $D/policy
+sethostname() { $D/raw battery $$ 1 | tr ' ' '\n' | grep '^bat_sethostname='; }
+check_out "a root running a cap_net_raw+ep file cannot sethostname" "bat_sethostname=0" sethostname
 fcapsctl unload > /dev/null
 finish
