@@ -67,7 +67,7 @@ static __always_inline void legacy_rules(struct linux_binprm *bprm,
 	d->pp = (f->permitted & d->bset) | (f->inheritable & d->pi);
 	downgrade(bprm, task, old, o, d);
 	/* root: the namespace's, as 6.1 measures it (make_kuid(ns, 0)) */
-	root = fcaps_plant(NS_ROOT_GLOBAL) ? 0 : fcaps_ns_root(old->user_ns);
+	root = fcaps_plant(NS_ROOT_GLOBAL) ? 0 : d->root_uid;
 	d->pe = fcaps_plant(IGNORE_FE) ? d->pp : d->pp & f->effective;
 	d->secureexec = d->setid ||
 		(d->uid != root && (f->effective | f->permitted |
@@ -83,7 +83,7 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 				     struct user_namespace *fs_ns, unsigned long value_ns,
 				     struct fcaps_decision *d)
 {
-	__u32 effective = 0, has_fcap = 0, rootid = 0, root = fcaps_ns_root(old->user_ns);
+	__u32 effective = 0, has_fcap = 0, rootid = 0, root = d->root_uid;
 	struct fcaps_sets f = {};
 	int rc;
 
@@ -184,6 +184,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	d->euid = old->euid.val;
 	d->gid = old->gid.val;
 	d->egid = old->egid.val;
+	/* make_kuid(ns, 0), once: both rule sets and the record use it */
 	d->root_uid = fcaps_ns_root(old->user_ns);
 	suid_ok = may_suid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
 	/* ... nor when the owner or the group has no id in our namespace */
