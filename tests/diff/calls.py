@@ -19,7 +19,11 @@ class Call:
 def _outcome(ok, errno):
     if ok is None:
         return None
-    return 0 if ok == 0 else (-errno if isinstance(errno, int) else -1000)
+    if ok == 0:
+        return 0
+    if errno == 0:      # a chain step failed first: the call was never made
+        return None
+    return -errno if isinstance(errno, int) else -1000
 
 
 def call_of(ev):

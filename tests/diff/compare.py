@@ -208,12 +208,13 @@ def shadow(run, rep):
 
 
 def join(seq, b, k, win, rep):
-    r = b or k
-    if r["hook"] == XATTR_GUARD and k is None:
+    if k is None and b["hook"] == XATTR_GUARD:
         return                  # BPF's alone: held to what was observed (observe_xattr)
-    if r["hook"] not in DECISION_HOOKS:
-        rep.harness.append("seq %d: a %s record in a decision map" % (seq, hook_name(r["hook"])))
-        return
+    for r, hooks in ((b, DECISION_HOOKS + (XATTR_GUARD,)), (k, DECISION_HOOKS)):
+        if r is not None and r["hook"] not in hooks:
+            rep.harness.append("seq %d: a %s record in a decision map" % (seq, hook_name(r["hook"])))
+            return
+    r = k or b                  # the kernel's record names the hook when there is one
     role, i = win.role(seq)
     ev = win.events[i] if i is not None else None
     label = {"marker": "(marker) %s", "event": "%s", "setup": "(workload setup)",
@@ -225,6 +226,11 @@ def join(seq, b, k, win, rep):
     if b is None or k is None:
         item.update(why="only in %s" % ("the kernel's map" if b is None else "the BPF map"),
                     fields=["record"])
+        rep.add("shadow", hook, "disagree", item)
+        return
+    if b["hook"] != k["hook"]:
+        item.update(why="the kernel's %s record has the seq of BPF's %s record" % (
+            hook, hook_name(b["hook"])), fields=["hook"])
         rep.add("shadow", hook, "disagree", item)
         return
     diff = [f for f in compared_fields(b, k) if b.get(f) != k.get(f)]
@@ -261,6 +267,8 @@ def observe(ev, recs, workload, rep):
     else:
         call = calls.call_of(ev)
         if kind in ("kill", "sched") and call.ret is None:
+            if ev.get("ret") not in (None, 0) and ev.get("errno") == 0:
+                return      # a chain step failed before the call: nothing to observe
             rep.harness.append("shadow: %s event %r reports no ret" % (kind, ev["name"]))
             return
         why = calls.check_observed(recs, call, ev, workload)

@@ -532,6 +532,33 @@ def main():
     check("a signal outcome the kernel's record contradicts exits 1", mutate(observed_kill), 1,
           "DISAGREE observed signal: superset allowed")
 
+    def kill_at_guard_seq(c):    # a kernel record under the seq of BPF's guard record
+        q, g = next((q, r) for q, r in c.shadow.bpf.items() if r["hook"] == GUARD)
+        c.shadow.kern[q] = dict(g, hook=1, target=g["pid"], target_tgid=g["pid"], sig=15)
+    check("a kernel record at the seq of a BPF guard record exits 1 on its hook",
+          mutate(kill_at_guard_seq), 1, "the kernel's kill record has the seq of BPF's "
+          "xattr_guard record")
+
+    def guard_in_kernel_map(c):  # the kernel path has no guard tracepoint
+        q, g = next((q, r) for q, r in c.shadow.bpf.items() if r["hook"] == GUARD)
+        c.shadow.kern[q] = dict(g)
+    check("a guard record in the kernel's map is a harness error (exits 2)",
+          mutate(guard_in_kernel_map), 2, "a xattr_guard record in a decision map")
+
+    def unrecorded(ret, errno):
+        def edit(c):             # a call that left no record on either path
+            ev = dict(next(e for e in c.shadow.events if e["name"] == "signal: superset allowed"))
+            ev.update(name="signal: unrecorded", sender=4343, pids=[4343], ret=ret, errno=errno)
+            c.shadow.marker()
+            c.shadow.events.append(ev)
+        return edit
+    check("a signal that succeeded with no record of it exits 1", mutate(unrecorded(0, None)), 1,
+          "DISAGREE observed signal: unrecorded", "the kernel has no record of it")
+    check("a signal never sent (a chain step failed: ret -1, errno 0) needs no record (exits 0)",
+          mutate(unrecorded(-1, 0)), 0, "0 unexpected disagreements")
+    check("a signal event that reports no outcome is a harness error (exits 2)",
+          mutate(unrecorded(None, None)), 2, "reports no ret")
+
     def esrch(c):
         next(e for e in c.swapk if e["name"] == "signal: at").update(errno=3)
     check("a swap ESRCH-vs-EPERM difference is not excused (exits 1)", mutate(esrch), 1,

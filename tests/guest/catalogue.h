@@ -642,6 +642,12 @@ static const struct caps_row caps_rows[] = {
 	  { "ptrace", 0, FC "v1_raw_ep", 0, { 0 }, CHAIN(FC "v1_super") }, 0 },
 	{ "root seizes a capped root process",
 	  { "ptrace", 0, FC "v1_raw_ep", 0, { 0 } }, 0 },
+	/* an exec that grew pP leaves the process non-dumpable (commit_creds()):
+	 * its own uid then needs CAP_SYS_PTRACE, though its pP is within */
+	{ "uid 1000 (raw+bind) seizes uid 1000 whose raw file grew its pP: EPERM (not dumpable)",
+	  { "ptrace", 0, FC "v1_raw_ep", U, { U }, CHAIN(FC "v1_super") }, EPERM },
+	{ "uid 1000 (raw+bind) seizes uid 1000 running a plain file",
+	  { "ptrace", 0, FC "plain", U, { U }, CHAIN(FC "v1_super") }, 0 },
 	/* PTRACE_TRACEME: the child's pP within its parent's, or the parent's
 	 * CAP_SYS_PTRACE (cap_ptrace_traceme()) */
 	{ "capped root parent (raw+bind), its child runs a raw file: PTRACE_TRACEME",

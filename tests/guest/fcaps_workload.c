@@ -1002,6 +1002,14 @@ static void gen_pair(struct rand_event *e, int kind)
 		if (rnd(3))
 			r->sender = kill_rule(r->op) ? FC "v1_kill" : FC "v1_nice";
 		r->suid = any_uid(4);
+		/* prlimit and SIGIO: CAP_KILL (in pE) over a target's bigger pP,
+		 * the owner's ids the target's, as 6.1's own checks want
+		 * (check_prlimit_permission, sigio_perm) */
+		if (r->op && kill_rule(r->op) && !strcmp(r->sender, FC "v1_kill")) {
+			e->focus = "cap-kill";
+			r->pp_only = 0;
+			r->suid = r->tuid;
+		}
 		if (rnd(4))
 			r->target = PICK(capped_actors);
 	} else if (!strcmp(focus, "sender-userns")) {
