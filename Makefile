@@ -53,7 +53,7 @@ PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
 
 .PHONY: all deps kernels shell test test-debug help clean run check-series diff diff-selfcheck \
-	planted stress fuzz sweep bench
+	planted stress fuzz sweep bench campaign
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -64,6 +64,7 @@ help:
 	@echo "make diff       build, boot, run the differential (SEED=1 EVENTS=5000)"
 	@echo "make run        build, boot the patched kernel, run the scenario table"
 	@echo "make diff-selfcheck  the differential against each planted BPF bug"
+	@echo "make campaign   SEEDS=1-16 EVENTS=2000 JOBS=N [HOSTS=FILE]: many seeds, one report"
 	@echo "make check-series    build every prefix of the kernel series"
 	@echo "make shell      interactive guest shell (KERNEL=patched|stock)"
 	@echo "make test       host unit tests and guest tests; ends 'N passed, N failed'"
@@ -232,7 +233,7 @@ $(BUILD)/guest-bin/floor: tests/guest/floor.c $(BUILD)/floor.skel.h
 	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LIBS)
 
 $(BUILD)/guest-bin/fcaps_bench: tests/guest/fcaps_bench.c loader/ring.c loader/ring.h \
-		bpf/fcaps.h | deps
+		$(ABI_HEADERS) | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Iloader -pthread $(filter %.c,$^) -o $@ $(STATIC_LIBS)
 
@@ -316,6 +317,14 @@ EVENTS ?= 5000
 # events from SEED, shadow and swap), report under build/diff/.
 diff: all
 	tests/diff/run --seed $(SEED) --events $(EVENTS)
+
+# Many seeds in parallel guests (GNU parallel; HOSTS: its --sshloginfile),
+# disagreements grouped by signature in build/campaign/events-EVENTS/.
+SEEDS ?= 1-16
+JOBS ?= $(shell nproc)
+campaign: all
+	tests/diff/campaign --seeds $(SEEDS) --events $(EVENTS) --jobs $(JOBS) \
+		$(if $(HOSTS),--hosts $(HOSTS)) $(if $(CAMPAIGN_OUT),--out $(CAMPAIGN_OUT))
 
 diff-selfcheck: all $(PLANTED) $(KSTAMP_PLANTED)
 	tests/diff/selfcheck
