@@ -87,6 +87,7 @@ static void check_bpf_exec(const struct exec_row *r, const char *line)
 	struct fcaps_decision d = {};
 	int ok, found;
 	uid_t euid;
+	gid_t egid;
 
 	if (path == BPF_STOCK && r->want_errno && sixone_value(r->file)) {
 		/* 6.1 refuses a value it cannot parse or apply; the stock run's
@@ -116,10 +117,12 @@ static void check_bpf_exec(const struct exec_row *r, const char *line)
 	/* a record holds the initial namespace's ids: a namespace's root is
 	 * the id its map gives 0 */
 	euid = in_userns(r) && !r->want_euid ? d.root_uid : r->want_euid;
+	/* ... and its gid 0 the creator's gid, which is its uid in these rows */
+	egid = in_userns(r) && !r->want_egid ? d.root_uid : r->want_egid;
 	if (ok && !r->want_errno)
 		ok = d.euid == euid && d.pe == r->e && d.pp == r->p &&
 		     d.pi == r->i && d.pa == r->a && d.secureexec == (__u32)r->secure &&
-		     (!r->egid_set || d.egid == r->want_egid);
+		     (!r->egid_set || d.egid == egid);
 	check(ok, "%sexec: %s: decision record", bpf_tag, r->name);
 	if (!ok && found)
 		printf("  want ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%d\n"
@@ -129,6 +132,8 @@ static void check_bpf_exec(const struct exec_row *r, const char *line)
 		       (unsigned long long)r->a, r->secure, d.ret, d.euid,
 		       (unsigned long long)d.pe, (unsigned long long)d.pp,
 		       (unsigned long long)d.pi, (unsigned long long)d.pa, d.secureexec);
+	if (!ok && found)
+		printf("  namespace root %u, egid %u\n", d.root_uid, d.egid);
 	else if (!ok)
 		printf("  no decision record for pid %llu (%s)\n", field(line, "pid"), line);
 }
