@@ -16,14 +16,15 @@ class Call:
         self.sig, self.ret, self.fields, self.group = sig, ret, fields, group
 
 
+def not_made(ev):
+    """A chain step failed before the call: the workload saw ret -1, errno 0."""
+    return ev.get("ret") not in (None, 0) and ev.get("errno") == 0
+
+
 def _outcome(ok, errno):
-    if ok is None:
+    if ok is None or (ok != 0 and errno == 0):      # none, or never made
         return None
-    if ok == 0:
-        return 0
-    if errno == 0:      # a chain step failed first: the call was never made
-        return None
-    return -errno if isinstance(errno, int) else -1000
+    return 0 if ok == 0 else (-errno if isinstance(errno, int) else -1000)
 
 
 def call_of(ev):

@@ -267,8 +267,8 @@ def observe(ev, recs, workload, rep):
     else:
         call = calls.call_of(ev)
         if kind in ("kill", "sched") and call.ret is None:
-            if ev.get("ret") not in (None, 0) and ev.get("errno") == 0:
-                return      # a chain step failed before the call: nothing to observe
+            if calls.not_made(ev):
+                return      # nothing was decided, nothing to observe
             rep.harness.append("shadow: %s event %r reports no ret" % (kind, ev["name"]))
             return
         why = calls.check_observed(recs, call, ev, workload)

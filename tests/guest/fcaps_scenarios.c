@@ -126,14 +126,14 @@ static void check_bpf_exec(const struct exec_row *r, const char *line)
 	check(ok, "%sexec: %s: decision record", bpf_tag, r->name);
 	if (!ok && found)
 		printf("  want ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%d\n"
-		       "  got  ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%u\n",
+		       "  got  ret=%d euid=%u pE=%#llx pP=%#llx pI=%#llx pA=%#llx secure=%u"
+		       " (namespace root %u, egid %u)\n",
 		       -r->want_errno, r->want_euid, (unsigned long long)r->e,
 		       (unsigned long long)r->p, (unsigned long long)r->i,
 		       (unsigned long long)r->a, r->secure, d.ret, d.euid,
 		       (unsigned long long)d.pe, (unsigned long long)d.pp,
-		       (unsigned long long)d.pi, (unsigned long long)d.pa, d.secureexec);
-	if (!ok && found)
-		printf("  namespace root %u, egid %u\n", d.root_uid, d.egid);
+		       (unsigned long long)d.pi, (unsigned long long)d.pa, d.secureexec,
+		       d.root_uid, d.egid);
 	else if (!ok)
 		printf("  no decision record for pid %llu (%s)\n", field(line, "pid"), line);
 }
