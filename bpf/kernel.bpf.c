@@ -91,18 +91,32 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	return 0;
 }
 
+/*
+ * A tracepoint argument that may be NULL, as a number: 6.12's verifier takes
+ * every pointer a raw tracepoint passes for non-NULL (btf_ctx_access(),
+ * unless listed in raw_tp_null_args[]) and drops the program's own test.
+ */
+static __always_inline __u64 tp_arg_value(const unsigned long long *ctx, int n)
+{
+	__u64 v = 0;
+
+	bpf_probe_read_kernel(&v, sizeof(v), &ctx[n]);
+	return v;
+}
+
 SEC("tp_btf/fcaps_kill")
 int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 	     int sig, const struct cred *cred, int ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
+	__u64 explicit = tp_arg_value(ctx, 3);	/* cred */
 	struct fcaps_call_ids ids;
 	struct fcaps_decision *r;
 	__u64 seq;
 
 	fcaps_call_ids(&ids, task, p);
-	if (cred)
-		seq = fcaps_explicit_call.cred == (__u64)cred && fcaps_config() ?
+	if (explicit)
+		seq = fcaps_explicit_call.cred == explicit && fcaps_config() ?
 		      fcaps_explicit_call.seq : 0;
 	else
 		seq = call_seq(&ids, FCAPS_HOOK_KILL, sig);
@@ -113,8 +127,8 @@ int BPF_PROG(fcaps_kernel_kill, struct task_struct *p, const struct cred *tcred,
 		count_lost(FCAPS_HOOK_KILL);
 		return 0;
 	}
-	fcaps_call_facts(r, FCAPS_HOOK_KILL, &ids, sig, cred ? cred : task->cred, tcred,
-			 !!cred, CAP_KILL, 0);
+	fcaps_call_facts(r, FCAPS_HOOK_KILL, &ids, sig, explicit ? cred : task->cred, tcred,
+			 !!explicit, CAP_KILL, 0);
 	fcaps_call_commit(r, seq, ret);
 	return 0;
 }
@@ -154,7 +168,7 @@ int BPF_PROG(fcaps_kernel_channel, int op, struct task_struct *p, const struct c
 	struct fcaps_decision *r;
 	__u64 seq;
 
-	if (p) {
+	if (tp_arg_value(ctx, 1)) {	/* p: NULL for prlimit */
 		ids.target = p->pid;
 		ids.target_tgid = p->tgid;
 	}
