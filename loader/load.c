@@ -378,7 +378,10 @@ int do_unload(int argc, char **argv)
 	if (rename(FCAPS_PIN_DIR, OLD_DIR))
 		return p_err("unload", "moving %s aside: %s", FCAPS_PIN_DIR, strerror(errno));
 	fault_point("moved");
-	n = unpin_tree(OLD_DIR);
+	_Static_assert(MAX_LINKS <= MAX_TREE_LINKS, "unload waits for every link of a load");
+	n = unpin_tree_detached(OLD_DIR);
+	if (n < 0)
+		return p_err("unload", "%s: its links are not all gone", OLD_DIR);
 	if (!access(OLD_DIR, F_OK))
 		return p_err("unload", "could not remove everything under %s", OLD_DIR);
 	printf("unloaded: %d pins removed\n", n);

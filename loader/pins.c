@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -179,6 +180,103 @@ int unpin_tree(const char *root)
 		closedir(d);
 		rmdir(dir);
 	}
+	return removed;
+}
+
+/*
+ * An unlinked pin lets go of its link only when bpffs frees the inode,
+ * after an RCU grace period, and that last put releases the link from a
+ * worker (6.1: from atomic context; 6.12: always): unlink returns with the
+ * programs still attached. So unload notes the ids of the tree's links and
+ * their programs first, and waits until the kernel has none of them left.
+ */
+struct tree_ids {
+	__u32 link, prog;
+};
+
+static int tree_ids(const char *root, struct tree_ids *ids, int max)
+{
+	char dir[256], path[512];
+	struct dirent *e;
+	int n = 0;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/links", root);
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		struct bpf_link_info info = {};
+		__u32 len = sizeof(info);
+		int fd;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == max) {
+			n = -1;
+			break;
+		}
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		fd = bpf_obj_get(path);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			if (fd >= 0)
+				close(fd);
+			n = -1;
+			break;
+		}
+		ids[n].link = info.id;
+		ids[n++].prog = info.prog_id;
+		close(fd);
+	}
+	closedir(d);
+	return n;
+}
+
+static __u64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+static int id_alive(__u32 id, int link)
+{
+	int fd = link ? bpf_link_get_fd_by_id(id) : bpf_prog_get_fd_by_id(id);
+
+	if (fd < 0)
+		return errno != ENOENT;
+	close(fd);
+	return 1;
+}
+
+int unpin_tree_detached(const char *root)
+{
+	struct tree_ids ids[MAX_TREE_LINKS];
+	int n = tree_ids(root, ids, MAX_TREE_LINKS), removed, links = 0, progs = 0;
+
+	if (n < 0) {
+		fprintf(stderr, "fcapsctl: %s/links: cannot read every link's id; not unpinned\n",
+			root);
+		return -1;
+	}
+	removed = unpin_tree(root);
+	for (__u64 end = now_ms() + 5000; now_ms() < end; usleep(10000)) {
+		links = progs = 0;
+		for (int i = 0; i < n; i++) {
+			links += id_alive(ids[i].link, 1);
+			progs += id_alive(ids[i].prog, 0);
+		}
+		if (!links && !progs)
+			return removed;
+	}
+	if (links) {
+		fprintf(stderr, "fcapsctl: %d links are still attached 5 s after their pins went: "
+			"another process holds them (bpftool link show)\n", links);
+		return -1;
+	}
+	fprintf(stderr, "fcapsctl: warning: %d programs, detached, are still held by another "
+		"process (bpftool prog show)\n", progs);
 	return removed;
 }
 

@@ -38,6 +38,10 @@ void map_fd_hint(const char *hint);
 
 /* Remove every pin under @root (and its progs/ and links/); how many. */
 int unpin_tree(const char *root);
+/* unload: unpin_tree(), then wait until no link or program of it is left;
+ * -1 if a link could not be read or is still attached (another holder) */
+#define MAX_TREE_LINKS	256
+int unpin_tree_detached(const char *root);
 /* What a killed load or unload left behind: nothing armed, so just go. */
 void remove_leftovers(void);
 

@@ -141,6 +141,16 @@ step "unload" fcapsctl unload
 check "nothing pinned after unload" [ ! -e $P ]
 check_out "no fcaps program left (bpftool prog)" "0" sh -c 'bpftool prog show | grep -c "name fcaps_"'
 check_out "no link left (bpftool link)" "0" sh -c 'bpftool link show | grep -c "prog [0-9]"'
+# A link another process holds outlives its pin, program attached: unload
+# says so (status 1) instead of reporting an unload that did not happen.
+fcapsctl load > /dev/null
+fcaps_tamper link-hold "$P/links/$(ls $P/links | head -n 1)" 20 > /tmp/hold.out & hp=$!
+wait_line "link-hold: ok" /tmp/hold.out
+out=$(fcapsctl unload 2>&1); rc=$?
+check "unload while another process holds a link fails" [ "$rc" = 1 ]
+check_contains "... saying the link is still attached" "still attached" "$out"
+wait $hp
+check_out "... and the link goes with its holder" "0" sh -c 'bpftool link show | grep -c "prog [0-9]"'
 
 # Which programs a load attaches: the kernel's recorders only when asked;
 # --record none, the rule alone in place of the recording programs.

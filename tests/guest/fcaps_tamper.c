@@ -19,6 +19,7 @@
  *   map-of-maps PIN       create an array of maps shaped after PIN
  *   link-detach PIN       detach a pinned link
  *   link-update PIN       update a pinned link to a program of our own
+ *   link-hold PIN S       hold a descriptor of a pinned link for S seconds
  *   write FILE TEXT       open FILE for writing and write TEXT
  *   modreq                ask the kernel for a module (a socket of a family
  *                         it lacks), which runs kernel.modprobe
@@ -384,6 +385,13 @@ int main(int argc, char **argv)
 		return load_with_map(pinned(argv[2]));
 	if (!strcmp(op, "map-of-maps"))
 		return map_of_maps(argv[2]);
+	if (!strcmp(op, "link-hold") && argc == 4) {
+		pinned(argv[2]);
+		result(0);
+		fflush(stdout);
+		sleep(atoi(argv[3]));
+		return 0;
+	}
 	if (!strcmp(op, "link-detach") || !strcmp(op, "link-update"))
 		return link_op(argv[2], !strcmp(op, "link-update"));
 	if (!strcmp(op, "write") && argc == 4)
