@@ -4,6 +4,13 @@
 FCAPS_CACHE ?= $(HOME)/.cache/fcaps
 export FCAPS_CACHE
 BUILD := build
+# The kernel line the guest targets boot: Debian 12's 6.1 or Debian 13's
+# 6.12 (make diff KVER=6.12); each flavour has a build on both lines.
+KVER ?= 6.1
+ifeq ($(filter 6.1 6.12,$(KVER)),)
+$(error KVER=$(KVER): the kernel lines are 6.1 and 6.12)
+endif
+LINE := $(if $(filter 6.12,$(KVER)),-6.12)
 KERNEL ?= patched
 
 CLANG ?= clang
@@ -35,6 +42,9 @@ KSTAMP_PLANTED := $(call kstamp,planted,$(call khash,$(KPLANTED)))
 KSTAMP_DEBUG := $(call kstamp,debug,$(call khash,$(KPATCHED) vmconfig/debug.config))
 KSTAMP_PATCHED_612 := $(call kstamp,patched-6.12,$(call khash,$(KPATCHED_612)))
 KSTAMP_STOCK_612 := $(call kstamp,stock-6.12,$(call khash,$(KCOMMON)))
+KPLANTED_612 := $(KPATCHED_612) tests/diff/kernel-plants-6.12.patch
+KSTAMP_PLANTED_612 := $(call kstamp,planted-6.12,$(call khash,$(KPLANTED_612)))
+KSTAMP_DEBUG_612 := $(call kstamp,debug-6.12,$(call khash,$(KPATCHED_612) vmconfig/debug.config))
 
 vpath %.bpf.c bpf tests/guest
 GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
@@ -53,7 +63,7 @@ PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
 
 .PHONY: all deps kernels shell test test-debug help clean run check-series diff diff-selfcheck \
-	planted stress fuzz sweep bench campaign
+	planted stress fuzz sweep bench bench-lines campaign
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -66,17 +76,20 @@ help:
 	@echo "make diff-selfcheck  the differential against each planted BPF bug"
 	@echo "make campaign   SEEDS=1-16 EVENTS=2000 JOBS=N [HOSTS=FILE]: many seeds, one report"
 	@echo "make check-series    build every prefix of the kernel series"
-	@echo "make shell      interactive guest shell (KERNEL=patched|stock)"
+	@echo "make shell      interactive guest shell (KERNEL=patched|stock|planted|debug)"
 	@echo "make test       host unit tests and guest tests; ends 'N passed, N failed'"
 	@echo "make test-debug the guest suites on the debug kernel (KASAN, lockdep)"
 	@echo "make stress     DURATION=60: stress with exact counts"
 	@echo "make fuzz       libFuzzer targets, FUZZ_SECONDS=600 each"
 	@echo "make bench      build, boot once, benchmark every mode (BENCH_ROUNDS=3 BENCH_SCALE=1)"
+	@echo "make bench-lines    make bench's two lines in one table (after KVER=6.1, 6.12)"
 	@echo "make sweep      malformed-value sweep on both enforcement paths"
 	@echo "make kernels    build the patched and stock guest kernels only"
 	@echo "make deps       install missing Debian packages"
 	@echo "make clean      remove build/ (kernel trees stay in \$$FCAPS_CACHE)"
-	@echo "Variables: KERNEL=patched|stock  ACCEL=kvm  FCAPS_CACHE=$(FCAPS_CACHE)"
+	@echo "Variables: KVER=6.1|6.12 (the kernel line of run, shell, diff, campaign, bench,"
+	@echo "           sweep, test-debug, diff-selfcheck)  KERNEL=patched|stock  ACCEL=kvm"
+	@echo "           FCAPS_CACHE=$(FCAPS_CACHE)"
 
 deps:
 	@vmconfig/install-deps
@@ -109,6 +122,14 @@ $(KSTAMP_DEBUG): | deps
 # The differential's self-check boots this one with fcaps_plant=NAME.
 $(KSTAMP_PLANTED): | deps
 	vmconfig/build-kernel planted
+	rm -f $(dir $@).fcaps-built-* && touch $@
+
+$(KSTAMP_PLANTED_612): | deps
+	vmconfig/build-kernel planted-6.12
+	rm -f $(dir $@).fcaps-built-* && touch $@
+
+$(KSTAMP_DEBUG_612): | deps
+	vmconfig/build-kernel debug-6.12
 	rm -f $(dir $@).fcaps-built-* && touch $@
 
 # BTF of the patched kernel: a superset of stock's (it adds the tracepoints).
@@ -218,9 +239,9 @@ $(BUILD)/test/smoke.ext4: | deps
 	@rm -rf $@.d
 
 shell: all
-	vmconfig/run-vm --kernel $(KERNEL)
+	vmconfig/run-vm --kernel $(KERNEL)$(LINE)
 
-test: all $(PLANTED) $(LAYOUT_VARIANT) $(KSTAMP_PLANTED)
+test: all $(PLANTED) $(LAYOUT_VARIANT) $(KSTAMP_PLANTED) $(KSTAMP_PLANTED_612)
 	tests/run
 
 $(BUILD)/guest-bin/fcaps_stress: tests/guest/fcaps_stress.c tests/lib/tap.c \
@@ -239,7 +260,12 @@ $(BUILD)/guest-bin/fcaps_bench: tests/guest/fcaps_bench.c loader/ring.c loader/r
 
 # One boot, every mode interleaved; build/bench/report.{md,json}, ratios.png.
 bench: all
-	tests/bench/run
+	tests/bench/run --kernel patched$(LINE) $(if $(LINE),--out $(BUILD)/bench$(LINE))
+
+# make bench and make bench KVER=6.12 side by side, from their icount reports
+bench-lines:
+	tests/bench/lines.py $(BUILD)/bench/report-icount.json \
+		$(BUILD)/bench-6.12/report-icount.json $(BUILD)/bench-lines.md
 
 $(BUILD)/guest-bin/fcaps_sweep: tests/guest/fcaps_sweep.c tests/lib/tap.c \
 		tests/lib/tap.h
@@ -253,7 +279,7 @@ fuzz: $(BUILD)/plants.h | deps
 
 # Every value size 0-64 x tag x bit, exec'd on both paths (patched kernel)
 sweep: all
-	tests/sweep/run
+	tests/sweep/run $(if $(LINE),--kernel patched$(LINE))
 
 DURATION ?= 60
 # DURATION s of execs, signals, renices, value rewrites, policy edits and
@@ -263,8 +289,8 @@ stress: all
 
 # The patched kernel under KASAN, lockdep and panic_on_warn (not part of
 # make test: a fourth kernel does not fit CI's 90 minutes from cold).
-test-debug: all $(KSTAMP_DEBUG)
-	tests/run-debug
+test-debug: all $(if $(LINE),$(KSTAMP_DEBUG_612),$(KSTAMP_DEBUG))
+	tests/run-debug debug$(LINE)
 
 clean:
 	rm -rf $(BUILD)
@@ -281,7 +307,7 @@ $(BUILD)/guest-bin/runas: tests/guest/runas.c
 # patched kernel, printed decision by decision.
 run: all
 	cp $(BUILD)/test/fcaps.ext4 $(BUILD)/test/run.ext4
-	vmconfig/run-vm --disk $(BUILD)/test/run.ext4 -- fcaps_scenarios
+	vmconfig/run-vm --kernel patched$(LINE) --disk $(BUILD)/test/run.ext4 -- fcaps_scenarios
 
 check-series: $(KSTAMP_STOCK)
 	tests/check-series
@@ -316,7 +342,7 @@ EVENTS ?= 5000
 # The main job: build, boot, run the differential (catalogue + EVENTS random
 # events from SEED, shadow and swap), report under build/diff/.
 diff: all
-	tests/diff/run --seed $(SEED) --events $(EVENTS)
+	tests/diff/run --seed $(SEED) --events $(EVENTS) --kernel patched$(LINE)
 
 # Many seeds in parallel guests (GNU parallel; HOSTS: its --sshloginfile),
 # disagreements grouped by signature in build/campaign/events-EVENTS/.
@@ -324,7 +350,9 @@ SEEDS ?= 1-16
 JOBS ?= $(shell nproc)
 campaign: all
 	tests/diff/campaign --seeds $(SEEDS) --events $(EVENTS) --jobs $(JOBS) \
-		$(if $(HOSTS),--hosts $(HOSTS)) $(if $(CAMPAIGN_OUT),--out $(CAMPAIGN_OUT))
+		$(if $(HOSTS),--hosts $(HOSTS)) \
+		--out $(or $(CAMPAIGN_OUT),$(BUILD)/campaign$(LINE)/events-$(EVENTS)) \
+		$(if $(LINE),-- --kernel patched$(LINE))
 
-diff-selfcheck: all $(PLANTED) $(KSTAMP_PLANTED)
-	tests/diff/selfcheck
+diff-selfcheck: all $(PLANTED) $(if $(LINE),$(KSTAMP_PLANTED_612),$(KSTAMP_PLANTED))
+	tests/diff/selfcheck $(if $(LINE),--line $(KVER))

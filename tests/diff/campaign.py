@@ -62,7 +62,7 @@ def guest_seconds(log):
 def merge(out, seeds):
     ended = joblog(os.path.join(out, "joblog"))
     rep = {"seeds": [], "events": 0, "summary": {}, "signatures": {}, "harness": [],
-           "coverage_holes": {}}
+           "coverage_holes": {}, "kernel_lines": []}
     for seed in seeds:
         rc, secs = ended.get(seed, (None, None))
         row = {"seed": int(seed), "status": rc, "seconds": secs,
@@ -79,6 +79,9 @@ def merge(out, seeds):
         with open(path) as f:
             r = json.load(f)
         row["events"] = r["run"].get("events", 0)
+        line = r["run"].get("kernel_line")
+        if line and line not in rep["kernel_lines"]:
+            rep["kernel_lines"].append(line)
         # every event each phase ran (catalogue and random): the guests' work
         row["workload_events"] = 0
         for name in glob.glob(os.path.join(out, "seed-%s" % seed, "raw", "*.jsonl")):
@@ -122,7 +125,7 @@ def merge(out, seeds):
 
 def markdown(rep):
     ran = [s for s in rep["seeds"] if s["status"] in (0, 1)]
-    lines = ["# Campaign", "",
+    lines = ["# Campaign on Linux %s" % (", ".join(rep.get("kernel_lines") or ["?"])), "",
              "%d seeds asked, %d ran (%d clean), %d random events; the guests ran %d events "
              "(catalogue and random, every phase), %s a guest second; %s s wall" % (
                  len(rep["seeds"]), len(ran), sum(s["status"] == 0 for s in ran), rep["events"],

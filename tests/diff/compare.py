@@ -24,6 +24,7 @@ or evicted record): the run cannot be trusted, and stderr says why.
 """
 import json
 import os
+import re
 import shlex
 import sys
 import traceback
@@ -135,14 +136,14 @@ class Report:
 
 
 def reproduce(meta, name):
-    cmd = "make diff SEED=%s EVENTS=%s" % (meta.get("seed"), meta.get("events"))
+    kernel = meta.get("kernel", "patched")
+    cmd = "make diff %sSEED=%s EVENTS=%s" % ("KVER=6.12 " if kernel == "patched-6.12" else "",
+                                           meta.get("seed"), meta.get("events"))
     if name:
         cmd += " ONLY=" + shlex.quote(name)
     extra = []
     if meta.get("which") == "shadow":
         extra.append("--shadow-only")
-    if meta.get("kernel", "patched") != "patched":
-        extra += ["--kernel", meta["kernel"]]
     if meta.get("append"):
         extra += ["--append", meta["append"]]
     default_ctl = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -151,7 +152,9 @@ def reproduce(meta, name):
     if (meta.get("fcapsctl", "fcapsctl") != "fcapsctl" or
             os.path.realpath(ctl_path) != os.path.realpath(default_ctl)):
         extra += ["--fcapsctl", "%s:%s" % (meta["fcapsctl"], meta.get("fcapsctl_path", "PATH"))]
-    if extra:
+    if extra or kernel not in ("patched", "patched-6.12"):
+        if kernel != "patched":
+            extra += ["--kernel", kernel]
         cmd = "tests/diff/run --seed %s --events %s %s" % (
             meta.get("seed"), meta.get("events"), " ".join(shlex.quote(w) for w in extra))
         if name:
@@ -460,7 +463,7 @@ def write_reports(out, rep):
     summary = summary_rows(rep)
     meta = rep.meta
     with open(os.path.join(out, "report.json"), "w") as f:
-        json.dump({"run": meta, "harness_errors": rep.harness, "summary": summary,
+        json.dump({"run": dict(meta, kernel_line=kernel_line(meta)), "harness_errors": rep.harness, "summary": summary,
                    "disagreements": rep.disagree, "expected": rep.expected,
                    "coverage": rep.coverage, "coverage_failures": rep.coverage_failures,
                    "conditions": rep.conditions,
@@ -471,11 +474,12 @@ def write_reports(out, rep):
                    "swap_not_compared": [{"fields": list(fs), "why": y}
                                          for fs, y in SWAP_NOT_COMPARED]},
                   f, indent=1, sort_keys=True)
-    md = ["# fcaps differential, seed %s, %s random events%s" % (
-        meta.get("seed"), meta.get("events"), ", only %r" % meta["only"] if meta.get("only") else ""),
-        ""]
-    md += ["- %s: `%s`" % (k, meta.get(k)) for k in ("git", "kernel", "bzimage_sha256", "append",
-                                                     "cmdline", "fcapsctl", "fcapsctl_sha256")
+    md = ["# fcaps differential on Linux %s, seed %s, %s random events%s" % (
+        kernel_line(meta), meta.get("seed"), meta.get("events"),
+        ", only %r" % meta["only"] if meta.get("only") else ""), ""]
+    md += ["- %s: `%s`" % (k, meta.get(k)) for k in ("git", "kernel", "release", "bzimage_sha256",
+                                                     "append", "cmdline", "fcapsctl",
+                                                     "fcapsctl_sha256")
            if meta.get(k) not in (None, "")]
     if rep.harness:
         md += ["", "## Harness errors (%d): the run cannot be trusted" % len(rep.harness), ""]
@@ -510,6 +514,12 @@ def write_reports(out, rep):
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return summary
+
+
+def kernel_line(meta):
+    """The kernel line the guest ran ("6.12" of release "6.12.118"), or "?"."""
+    m = re.match(r"(\d+\.\d+)", meta.get("release") or "")
+    return m.group(1) if m else "?"
 
 
 def swap_strict_line(s):

@@ -66,12 +66,12 @@ def agreement(rep):
 def run_page(rep):
     meta = rep.get("run", {})
     unexpected, expected = len(rep["disagreements"]), len(rep["expected"])
-    parts = ["<h1>fcaps differential: seed %s, %s events</h1>" % (esc(meta.get("seed")),
-                                                                  esc(meta.get("events"))),
+    parts = ["<h1>fcaps differential on Linux %s: seed %s, %s events</h1>" % (
+                 esc(meta.get("kernel_line", "?")), esc(meta.get("seed")), esc(meta.get("events"))),
              "<p>%d unexpected disagreements, %d expected divergences, %d coverage holes; "
-             "kernel %s, fcapsctl %s, git %s</p>" % (
+             "kernel %s (%s), fcapsctl %s, git %s</p>" % (
                  unexpected, expected, len(rep["coverage_failures"]), esc(meta.get("kernel")),
-                 esc(meta.get("fcapsctl")), esc(meta.get("git"))),
+                 esc(meta.get("release")), esc(meta.get("fcapsctl")), esc(meta.get("git"))),
              agreement(rep), "<h2>Coverage</h2>",
              table(("branch", "catalogue", "random", "what"),
                    [(c["branch"], c["catalogue"], c["random"], c["note"])
@@ -95,7 +95,8 @@ def run_page(rep):
 def campaign_page(rep):
     seeds = rep["seeds"]
     ran = [s for s in seeds if s["status"] in (0, 1)]
-    parts = ["<h1>fcaps campaign: %d seeds</h1>" % len(seeds),
+    parts = ["<h1>fcaps campaign on Linux %s: %d seeds</h1>" % (
+                 esc(", ".join(rep.get("kernel_lines") or ["?"])), len(seeds)),
              "<p>%d seeds ran (%d clean), %d random events, %d events in the guests, %s a "
              "guest second, %s s wall; %d signatures, %d harness errors</p>" % (
                  len(ran), sum(s["status"] == 0 for s in ran), rep["events"],

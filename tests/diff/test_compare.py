@@ -287,7 +287,8 @@ class Crafted:
 
     def __init__(self, which="all", nrandom=0, skip=(), only=None):
         self.meta = {"seed": 1, "events": nrandom, "which": which, "fcapsctl": "fcapsctl",
-                     "shadow_s": 1, "swap_s": 1, "git": "0" * 40, "kernel": "patched"}
+                     "shadow_s": 1, "swap_s": 1, "git": "0" * 40, "kernel": "patched-6.12",
+                     "release": "6.12.118"}
         self.shadow = Run()
         catalogue(self.shadow, "shadow", skip, only)
         self.meta["only"] = only
@@ -416,6 +417,8 @@ def main():
     check_text("report.md has the coverage table, the strict swap count and the fields not "
                "compared", md, "| exec/noroot | 1 | 0 |", "compared strictly",
                "## Fields not compared", "only USB async I/O")
+    check_text("report.md names the kernel line the guest ran (its release)", md,
+               "# fcaps differential on Linux 6.12, seed 1", "- release: `6.12.118`")
     rj = json.loads(read_report(out, "report.json") or '{"expected": null}')
     check_text("report.json lists every expected divergence",
                None if rj["expected"] is None else json.dumps(rj["expected"]),

@@ -21,7 +21,8 @@ SUMMARY = [{"comparison": "shadow", "hook": "exec", "events": 120, "agree": 117,
             "expected": 2},
            {"comparison": "swap", "hook": "kill", "events": 40, "agree": 40, "disagree": 0,
             "expected": 0}]
-RUN = {"run": {"seed": 3, "events": 100, "kernel": "patched", "fcapsctl": "fcapsctl", "git": "x"},
+RUN = {"run": {"seed": 3, "events": 100, "kernel": "patched-6.12", "fcapsctl": "fcapsctl", "git": "x",
+               "release": "6.12.118", "kernel_line": "6.12"},
        "summary": SUMMARY,
        "disagreements": [{"comparison": "shadow", "hook": "exec", "event": EVIL,
                           "why": "differs in pe", "reproduce": "make diff SEED=3 ONLY='x'"}],
@@ -36,6 +37,7 @@ CAMPAIGN = {"seeds": [{"seed": 1, "status": 1, "events": 60, "workload_events": 
                        "guest_seconds": 32}],
             "events": 120, "workload_events": 1780, "events_per_guest_second": 28.7,
             "wall_seconds": 40, "summary": SUMMARY, "harness": [], "coverage_holes": {},
+            "kernel_lines": ["6.12"],
             "signatures": [{"signature": "shadow | the kill rule | ret", "hooks": ["kill", "sigio"],
                             "count": 37, "seeds": [1, 2],
                             "example": {"seed": 1, "event": EVIL, "why": "differs in ret",
@@ -111,6 +113,7 @@ def main():
               "<script>alert" not in text and
               any(EVIL in c for t in page.tables for row in t for c in row))
         check("%s: a plot is inlined" % kind, "svg" in page.tags)
+        check("%s: the title names the kernel line" % kind, "on Linux 6.12:" in text)
         changed = copy.deepcopy(rep)
         changed["summary"][0]["agree"] = 116
         other, _ = render(changed)
