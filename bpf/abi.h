@@ -24,6 +24,20 @@ _Static_assert((FCAPS_MAX_DECISIONS & (FCAPS_MAX_DECISIONS - 1)) == 0,
 /* the ceilings' filter (bpf/fcaps.bpf.h): live ceilings by a hash of the key */
 #define FCAPS_CEILING_BUCKETS	4096
 
+/*
+ * A ceiling's pE and pP by the bucket of its key (bpf/maps.bpf.h,
+ * fcaps_ceiling_front): a copy the pair rule reads with loads. seq is odd
+ * while a copy is written and grows by 2 at every change of a ceiling of
+ * the bucket; a copy counts only while seq equals the valid it was made with.
+ */
+struct fcaps_ceiling_front {
+	__u64 seq;
+	__u64 valid;
+	__u64 key;
+	__u64 pe;
+	__u64 pp;
+};
+
 /* ceilings[struct cred *]: what the legacy rules would have left it */
 struct fcaps_ceiling {
 	__u64 pe;			/* capable() refuses anything else */

@@ -99,6 +99,7 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 	c->pp &= fcaps_cap64(*permitted);
 	c->pe = fcaps_cap64(*effective) & c->pp;
 	c->pa &= c->pp & fcaps_cap64(*inheritable);
+	ceiling_front_stale(ceiling_key(new));
 	return 0;
 }
 
@@ -140,16 +141,15 @@ SEC("lsm/capable")
 int BPF_PROG(fcaps_ceiling_capable, const struct cred *cred,
 	     struct user_namespace *ns, int cap, unsigned int opts, int ret)
 {
-	struct fcaps_ceiling *c;
+	__u64 pp = ~0ULL, pe = ~0ULL;
 
 	if (ret)
 		return ret;
-	c = ceiling_of(ceiling_key(cred));
 	/* only where cap_capable() reads pE: not a namespace the euid owns */
-	if (!c || !enforcing() || cap < 0 || cap > FCAPS_LAST_CAP ||
-	    fcaps_ns_walk(cred, ns) != FCAPS_NS_OWN_PE)
+	if (!ceiling_sets(ceiling_key(cred), &pp, &pe) || !enforcing() || cap < 0 ||
+	    cap > FCAPS_LAST_CAP || fcaps_ns_walk(cred, ns) != FCAPS_NS_OWN_PE)
 		return 0;
-	return (c->pe >> cap) & 1 ? 0 : -EPERM;
+	return (pe >> cap) & 1 ? 0 : -EPERM;
 }
 
 /*

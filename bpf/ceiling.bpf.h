@@ -34,6 +34,7 @@ static __always_inline int ceiling_insert(__u64 key, const struct fcaps_ceiling 
 		__sync_fetch_and_sub(bucket, 1);
 		__sync_fetch_and_sub(&fcaps_cfg.ceilings_live, 1);
 	}
+	ceiling_front_stale(key);
 	return err;
 }
 
@@ -46,12 +47,17 @@ static __always_inline int ceiling_set(__u64 key, const struct fcaps_ceiling *c)
 		return err;
 	/* already capped: replace it; gone meanwhile, insert it again */
 	err = bpf_map_update_elem(&ceilings, &key, c, BPF_EXIST);
+	ceiling_front_stale(key);
 	return err == -ENOENT ? ceiling_insert(key, c) : err;
 }
 
 static __always_inline void ceiling_drop(__u64 key)
 {
-	if (bpf_map_delete_elem(&ceilings, &key))
+	int err = bpf_map_delete_elem(&ceilings, &key);
+
+	/* after the map: a lookup between the two cannot leave a copy */
+	ceiling_front_stale(key);
+	if (err)
 		return;
 	__sync_fetch_and_sub(ceiling_bucket(key), 1);
 	__sync_fetch_and_sub(&fcaps_cfg.ceilings_live, 1);

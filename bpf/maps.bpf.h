@@ -7,6 +7,10 @@
 #ifndef FCAPS_MAPS_BPF_H
 #define FCAPS_MAPS_BPF_H
 
+/* loads and stores in program order (seqjoin.bpf.h, the ceilings' copies) */
+#define FCAPS_READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
+#define fcaps_barrier()		asm volatile("" ::: "memory")
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FCAPS_MAX_POLICY);
@@ -93,11 +97,49 @@ static __always_inline __u64 ceiling_key(const struct cred *cred)
 	return key;
 }
 
-static __always_inline __u32 *ceiling_bucket(__u64 key)
+static __always_inline __u32 ceiling_index(__u64 key)
 {
 	/* credentials are slab objects of 192 bytes: their low 6 bits say nothing */
-	return &fcaps_ceiling_buckets[(key >> 6 ^ key >> 18) & fcaps_ceiling_mask &
-				      (FCAPS_CEILING_BUCKETS - 1)];
+	return (key >> 6 ^ key >> 18) & fcaps_ceiling_mask & (FCAPS_CEILING_BUCKETS - 1);
+}
+
+static __always_inline __u32 *ceiling_bucket(__u64 key)
+{
+	return &fcaps_ceiling_buckets[ceiling_index(key)];
+}
+
+/*
+ * A copy of each bucket's last ceiling read (struct fcaps_ceiling_front),
+ * so that a signal between two capped processes costs loads, not two hash
+ * lookups (docs/benchmark.md). Every change of a ceiling, the map's first,
+ * then ceiling_front_stale(); a copy made from a lookup that the change
+ * could have raced is never used, as its fill starts from a seq read
+ * before the lookup.
+ */
+extern struct fcaps_ceiling_front fcaps_ceiling_front[FCAPS_CEILING_BUCKETS];
+
+static __always_inline struct fcaps_ceiling_front *ceiling_front(__u64 key)
+{
+	return &fcaps_ceiling_front[ceiling_index(key)];
+}
+
+/* after any change to @key's ceiling, or its removal, in the map */
+static __always_inline void ceiling_front_stale(__u64 key)
+{
+	__sync_fetch_and_add(&ceiling_front(key)->seq, 2);
+}
+
+static __always_inline void ceiling_front_fill(struct fcaps_ceiling_front *f, __u64 seq,
+					       __u64 key, const struct fcaps_ceiling *c)
+{
+	if ((seq & 1) || __sync_val_compare_and_swap(&f->seq, seq, seq + 1) != seq)
+		return;
+	f->key = key;
+	f->pe = c->pe;
+	f->pp = c->pp;
+	f->valid = seq + 2;
+	/* seq + 2 = valid, unless a change came meanwhile (+2 more) */
+	__sync_fetch_and_add(&f->seq, 1);
 }
 
 /* may @key have a ceiling? (no: it has none) */
@@ -113,16 +155,44 @@ static __always_inline struct fcaps_ceiling *ceiling_of(__u64 key)
 	return bpf_map_lookup_elem(&ceilings, &key);
 }
 
+/* @key's ceiling and-ed into *@pp and *@pe: 1, or 0 if it has none */
+static __always_inline int ceiling_sets(__u64 key, __u64 *pp, __u64 *pe)
+{
+	struct fcaps_ceiling_front *f;
+	struct fcaps_ceiling *c;
+	__u64 seq, cpp, cpe;
+	int copy;
+
+	if (!ceiling_maybe(key))
+		return 0;
+	f = ceiling_front(key);
+	seq = FCAPS_READ_ONCE(f->seq);
+	fcaps_barrier();
+	cpe = f->pe;
+	cpp = f->pp;
+	copy = f->key == key && f->valid == seq;
+	fcaps_barrier();
+	if (copy && FCAPS_READ_ONCE(f->seq) == seq) {
+		*pp &= cpp;
+		*pe &= cpe;
+		return 1;
+	}
+	seq = FCAPS_READ_ONCE(f->seq);
+	fcaps_barrier();
+	c = bpf_map_lookup_elem(&ceilings, &key);
+	if (!c)
+		return 0;
+	*pp &= c->pp;
+	*pe &= c->pe;
+	ceiling_front_fill(f, seq, key, c);
+	return 1;
+}
+
 /* @cred's permitted and effective sets as the kernel path would hold
  * them: the live ones, under the ceiling of a capped file's runner */
 static __always_inline void fcaps_capped_sets(const struct cred *cred, __u64 *pp, __u64 *pe)
 {
-	struct fcaps_ceiling *c = ceiling_of(ceiling_key(cred));
-
-	if (c) {
-		*pp &= c->pp;
-		*pe &= c->pe;
-	}
+	ceiling_sets(ceiling_key(cred), pp, pe);
 }
 
 struct {

@@ -71,9 +71,6 @@ static __always_inline void fcaps_exec_seq_set(__u32 tid, __u64 seq)
 extern struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
 extern struct fcaps_explicit_call fcaps_explicit_call;
 
-#define FCAPS_READ_ONCE(x)	(*(volatile typeof(x) *)&(x))
-#define fcaps_barrier()		asm volatile("" ::: "memory")
-
 static __always_inline struct fcaps_call *fcaps_call_slot(__u32 tid)
 {
 	return &fcaps_calls[tid & (FCAPS_CALL_SLOTS - 1)];

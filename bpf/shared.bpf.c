@@ -15,6 +15,7 @@ struct fcaps_call fcaps_calls[FCAPS_CALL_SLOTS];
 struct fcaps_explicit_call fcaps_explicit_call;
 struct fcaps_exec_call fcaps_execs[FCAPS_EXEC_SLOTS];
 __u32 fcaps_ceiling_buckets[FCAPS_CEILING_BUCKETS];
+struct fcaps_ceiling_front fcaps_ceiling_front[FCAPS_CEILING_BUCKETS];
 const volatile __u32 fcaps_ceiling_mask = FCAPS_CEILING_BUCKETS - 1;
 
 char LICENSE[] SEC("license") = "GPL";

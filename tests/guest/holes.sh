@@ -645,6 +645,21 @@ ceiling)
 		if [ $((i % 2)) = 1 ]; then doomed="$doomed $!"; else kept="$kept $!"; fi
 	done
 	check_out "six capped processes: six ceilings" "6" live
+	# one bucket, so one copy of a ceiling for all (ceiling_front()): each
+	# lookup finds another key's copy, and the rule still reads each
+	# process's own ceiling, the sender's and the target's
+	xpair() {
+		$H/c/probe_ns pause > /dev/null & w=$!
+		$H/c/probe_raw pause > /dev/null & n=$!
+		sleep 0.3
+		for i in 1 2 3; do
+			echo "$(fields kill -- $H/c/probe_raw kill $w 0)"
+			echo "$(fields kill -- $H/c/probe_raw kill $n 0)"
+		done | tr '\n' ' ' | sed 's/ $//'
+		kill $w $n; wait $w $n 2>/dev/null
+	}
+	check_out "... a capped root signals one capped wider (EPERM) and one capped alike, in turn" \
+		"-1 0 -1 0 -1 0" xpair
 	kill -9 $doomed; wait $doomed 2>/dev/null
 	check_out "three of them killed and reaped: three ceilings" "3" live
 	# the others now sethostname in the credentials they have held throughout
