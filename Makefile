@@ -63,7 +63,7 @@ PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
 
 .PHONY: all deps kernels shell test test-debug help clean run check-series diff diff-selfcheck \
-	planted stress fuzz sweep bench bench-lines campaign
+	planted stress fuzz sweep bench bench-lines campaign diff-lines
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -74,6 +74,7 @@ help:
 	@echo "make diff       build, boot, run the differential (SEED=1 EVENTS=5000)"
 	@echo "make run        build, boot the patched kernel, run the scenario table"
 	@echo "make diff-selfcheck  the differential against each planted BPF bug"
+	@echo "make diff-lines the differential's two lines side by side (after KVER=6.1, 6.12)"
 	@echo "make campaign   SEEDS=1-16 EVENTS=2000 JOBS=N [HOSTS=FILE]: many seeds, one report"
 	@echo "make check-series    build every prefix of the kernel series"
 	@echo "make shell      interactive guest shell (KERNEL=patched|stock|planted|debug)"
@@ -265,7 +266,8 @@ bench: all
 # make bench and make bench KVER=6.12 side by side, from their icount reports
 bench-lines:
 	tests/bench/lines.py $(BUILD)/bench/report-icount.json \
-		$(BUILD)/bench-6.12/report-icount.json $(BUILD)/bench-lines.md
+		$(BUILD)/bench-6.12/report-icount.json > $(BUILD)/bench-lines.md
+	cat $(BUILD)/bench-lines.md
 
 $(BUILD)/guest-bin/fcaps_sweep: tests/guest/fcaps_sweep.c tests/lib/tap.c \
 		tests/lib/tap.h
@@ -353,6 +355,13 @@ campaign: all
 		$(if $(HOSTS),--hosts $(HOSTS)) \
 		--out $(or $(CAMPAIGN_OUT),$(BUILD)/campaign$(LINE)/events-$(EVENTS)) \
 		$(if $(LINE),-- --kernel patched$(LINE))
+
+# make diff's two lines side by side (after make diff and make diff KVER=6.12)
+diff-lines:
+	tests/diff/lines.py $(BUILD)/diff/seed-$(SEED)-events-$(EVENTS) \
+		$(BUILD)/diff/patched-6.12/seed-$(SEED)-events-$(EVENTS) \
+		> $(BUILD)/diff/lines-seed-$(SEED)-events-$(EVENTS).md
+	cat $(BUILD)/diff/lines-seed-$(SEED)-events-$(EVENTS).md
 
 diff-selfcheck: all $(PLANTED) $(if $(LINE),$(KSTAMP_PLANTED_612),$(KSTAMP_PLANTED))
 	tests/diff/selfcheck $(if $(LINE),--line $(KVER))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The benchmark on two kernel lines side by side (make bench-lines).
 
-tests/bench/lines.py REPORT.json REPORT.json [OUT.md]: two icount reports
+tests/bench/lines.py REPORT.json REPORT.json: two icount reports
 of tests/bench/run (make bench, make bench KVER=6.12), one table. Each
 line's ratios are to its own `off` mode in its own boot, so the two lines
 compare as ratios; absolute instruction counts differ with the kernel's
@@ -47,8 +47,8 @@ def table(reports):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
-        sys.exit("usage: tests/bench/lines.py REPORT.json REPORT.json [OUT.md]")
+    if len(sys.argv) != 3:
+        sys.exit("usage: tests/bench/lines.py REPORT.json REPORT.json")
     reports = [load(p) for p in sys.argv[1:3]]
     md = ["# fcaps benchmark on two kernel lines (instruction clock)", "",
           "Each cell: %s / %s. Ratios to `off` of the same line, measured in one boot "
@@ -56,9 +56,6 @@ def main():
               reports[0][0], reports[1][0], sys.argv[1], sys.argv[2]),
           ""] + table(reports)
     text = "\n".join(md) + "\n"
-    if len(sys.argv) == 4:
-        with open(sys.argv[3], "w") as f:
-            f.write(text)
     sys.stdout.write(text)
 
 

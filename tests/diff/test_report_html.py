@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Host test of tests/diff/report_html.py on crafted reports, a run's and a
-campaign's: every figure of report.json is in the page's tables, in its
+"""Host test of tests/diff/report_html.py (and lines.py, two runs side by
+side) on crafted reports, a run's and a campaign's: every figure of report.json is in the page's tables, in its
 row; the page loads nothing (no src, href, script, link or import); text
 from the run is escaped; a plot is inlined. TAP (tests/lib/tap.py).
 """
@@ -91,6 +91,22 @@ def has_row(page, cells):
     return any(row == want for t in page.tables for row in t)
 
 
+def lines_table():
+    """tests/diff/lines.py on RUN (6.12) and a 6.1 run with one more miss
+    and no swap kill row; its Markdown, or None"""
+    other = copy.deepcopy(RUN)
+    other["run"].update(release="6.1.192", kernel_line=None)
+    other["summary"] = [dict(SUMMARY[0], agree=116)]
+    dirs = []
+    for rep in (RUN, other):
+        dirs.append(tempfile.mkdtemp(prefix="fcaps-test-lines-"))
+        with open(os.path.join(dirs[-1], "report.json"), "w") as f:
+            json.dump(rep, f)
+    p = subprocess.run([sys.executable, os.path.join(HERE, "lines.py")] + dirs,
+                       capture_output=True, text=True)
+    return None if p.returncode else p.stdout
+
+
 def check(name, ok, diag=()):
     if tap.selected(name):
         tap.result(ok, name, diag)
@@ -124,6 +140,16 @@ def main():
           has_row(page, ["exec/rule-off", 5, 112, "2: off"]) and
           has_row(page, ["exec: AT_SECURE", "fE is not empty", 17]) and
           has_row(page, ["CAP_NET_RAW", "net_raw", 2025, 1792, 0, 233, 1002, 769]))
+    text = lines_table()
+    want = [row for row in (
+              "# The differential on two kernel lines: 6.12 / 6.1",
+              "| shadow | exec | 120 / 120 | 117 / 116 | 2 / 2 | 1 / 1 |",
+              "| swap | kill | 40 / - | 40 / - | 0 / - | 0 / - |",
+              "| CAP_NET_RAW | net_raw |  | 2025 / 2025 | 1792 / 1792 | 233 / 233 | 0 / 0 "
+              "| 1002 / 1002 | 769 / 769 |",
+              "| exec/rule-off | 117 / 117 |") if text is None or row not in text]
+    check("lines: two runs side by side, a cell for each line", not want,
+          ["missing: %s" % want, text or "lines.py failed"] if want else [])
     page, _ = render(CAMPAIGN)
     check("campaign: signatures and seeds are in the page", page is not None and
           has_row(page, ["shadow | the kill rule | ret", "kill, sigio", 37, "1,2", EVIL,
