@@ -100,37 +100,13 @@ $(KSRC_TARBALL):
 
 kernels: $(KSTAMP_PATCHED) $(KSTAMP_STOCK) $(KSTAMP_PATCHED_612) $(KSTAMP_STOCK_612)
 
-$(KSTAMP_PATCHED): | deps
-	vmconfig/build-kernel patched
-	rm -f $(dir $@).fcaps-built-* && touch $@
-
-$(KSTAMP_STOCK): | deps
-	vmconfig/build-kernel stock
-	rm -f $(dir $@).fcaps-built-* && touch $@
-
-$(KSTAMP_PATCHED_612): | deps
-	vmconfig/build-kernel patched-6.12
-	rm -f $(dir $@).fcaps-built-* && touch $@
-
-$(KSTAMP_STOCK_612): | deps
-	vmconfig/build-kernel stock-6.12
-	rm -f $(dir $@).fcaps-built-* && touch $@
-
-$(KSTAMP_DEBUG): | deps
-	vmconfig/build-kernel debug
-	rm -f $(dir $@).fcaps-built-* && touch $@
-
-# The differential's self-check boots this one with fcaps_plant=NAME.
-$(KSTAMP_PLANTED): | deps
-	vmconfig/build-kernel planted
-	rm -f $(dir $@).fcaps-built-* && touch $@
-
-$(KSTAMP_PLANTED_612): | deps
-	vmconfig/build-kernel planted-6.12
-	rm -f $(dir $@).fcaps-built-* && touch $@
-
-$(KSTAMP_DEBUG_612): | deps
-	vmconfig/build-kernel debug-6.12
+# One rule for every flavour's stamp: the flavour is its build directory's
+# name (build-FLAVOUR). The differential's self-check boots the planted
+# ones with fcaps_plant=NAME.
+KSTAMPS := $(KSTAMP_PATCHED) $(KSTAMP_STOCK) $(KSTAMP_PATCHED_612) $(KSTAMP_STOCK_612) \
+	$(KSTAMP_DEBUG) $(KSTAMP_DEBUG_612) $(KSTAMP_PLANTED) $(KSTAMP_PLANTED_612)
+$(KSTAMPS): | deps
+	vmconfig/build-kernel $(patsubst build-%,%,$(notdir $(patsubst %/,%,$(dir $@))))
 	rm -f $(dir $@).fcaps-built-* && touch $@
 
 # BTF of the patched kernel: a superset of stock's (it adds the tracepoints).

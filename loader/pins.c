@@ -184,11 +184,12 @@ int unpin_tree(const char *root)
 }
 
 /*
- * An unlinked pin lets go of its link only when bpffs frees the inode,
- * after an RCU grace period, and that last put releases the link from a
- * worker (6.1: from atomic context; 6.12: always): unlink returns with the
- * programs still attached. So unload notes the ids of the tree's links and
- * their programs first, and waits until the kernel has none of them left.
+ * An unlinked pin puts its link when bpffs destroys the inode; on 6.12
+ * that last put releases the link from a worker (bpf_link_put()), so
+ * unlink returns with the program still attached, and a descriptor held
+ * elsewhere keeps it attached on any line. So unload notes the ids of the
+ * tree's links and their programs first, and waits until the kernel has
+ * none of them left.
  */
 struct tree_ids {
 	__u32 link, prog;

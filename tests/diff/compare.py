@@ -463,7 +463,8 @@ def write_reports(out, rep):
     summary = summary_rows(rep)
     meta = rep.meta
     with open(os.path.join(out, "report.json"), "w") as f:
-        json.dump({"run": dict(meta, kernel_line=kernel_line(meta)), "harness_errors": rep.harness, "summary": summary,
+        json.dump({"run": dict(meta, kernel_line=kernel_line(meta)),
+                   "harness_errors": rep.harness, "summary": summary,
                    "disagreements": rep.disagree, "expected": rep.expected,
                    "coverage": rep.coverage, "coverage_failures": rep.coverage_failures,
                    "conditions": rep.conditions,

@@ -16,9 +16,7 @@ import sys
 def load(d):
     with open(os.path.join(d, "report.json")) as f:
         rep = json.load(f)
-    run = rep.get("run", {})
-    line = run.get("kernel_line") or ".".join((run.get("release") or "?").split(".")[:2])
-    return line, rep
+    return rep.get("run", {}).get("kernel_line", "?"), rep
 
 
 def pair(a, b, fmt="%s"):

@@ -95,7 +95,7 @@ def lines_table():
     """tests/diff/lines.py on RUN (6.12) and a 6.1 run with one more miss
     and no swap kill row; its Markdown, or None"""
     other = copy.deepcopy(RUN)
-    other["run"].update(release="6.1.192", kernel_line=None)
+    other["run"].update(release="6.1.192", kernel_line="6.1")
     other["summary"] = [dict(SUMMARY[0], agree=116)]
     dirs = []
     for rep in (RUN, other):
