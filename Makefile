@@ -187,7 +187,7 @@ SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h tests/guest/xattr
 	tests/lib/fcaps_values.h $(ABI_HEADERS) loader/ring.c loader/ring.h \
 	loader/config.c loader/config.h
 # the workload runs each event in a process of its own (event_guard.c)
-WORKLOAD_SRCS := tests/guest/event_guard.c
+WORKLOAD_SRCS := tests/guest/event_guard.c tests/guest/event_spec.c
 $(BUILD)/guest-bin/fcaps_workload: EXTRA_SRCS := $(WORKLOAD_SRCS)
 $(BUILD)/guest-bin/fcaps_workload: $(WORKLOAD_SRCS) $(WORKLOAD_SRCS:.c=.h)
 $(BUILD)/guest-bin/fcaps_scenarios $(BUILD)/guest-bin/fcaps_workload: \

@@ -121,6 +121,11 @@ def check_event_set(events, meta, what):
     """The workload ran what it was asked to: the one named event, or every
     random event 0..EVENTS-1 exactly once."""
     only = meta.get("only")
+    if only and only.startswith("@"):
+        if sorted(e["name"] for e in events) != sorted(meta.get("only_events") or []):
+            raise HarnessError("%s: --only %s names %d events, the workload reported %d" % (
+                what, only, len(meta.get("only_events") or []), len(events)))
+        return
     if only:
         names = [e["name"] for e in events]
         # "random#N" alone names random event N (fcaps_workload --only)

@@ -829,6 +829,17 @@ static const struct pair_row pair_rows[] = {
 	  .sender_chain = CHAIN(FC "v1_super") },
 };
 
+/*
+ * Random events a campaign reduced (tests/diff/reduce.py), in their text
+ * form (event_spec.h): each runs as "reduced: TEXT", a row like the others.
+ * A reduction's "catalogue:" line is the string to add here.
+ */
+static const char *const reduced_rows[] = {
+	/* NO_CAP_KILL: the kill rule of the signals that end the pair's
+	 * processes, the target in uid 1000's own namespace */
+	"sched /tmp/fc/plain uid 1000 -> /tmp/fc/plain uid 1000 userns",
+};
+
 static inline const struct fixture *fixture(const char *path)
 {
 	for (size_t n = 0; n < NFIXTURES; n++)

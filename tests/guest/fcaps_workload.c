@@ -7,7 +7,8 @@
  * and the pids whose records in the decision maps belong to the event.
  *
  *   fcaps_workload --path kernel|bpf|both [--seed N] [--events M]
- *                  [--no-catalogue] [--only NAME] [--list] [--hang NAME]
+ *                  [--no-catalogue] [--only NAME|@FILE] [--list] [--hang NAME]
+ *   fcaps_workload --parse < NAMES
  *
  * --path says whose switches a row's switch settings go to: the kernel's
  * sysctls, the BPF config map, or both (shadow runs). With bpf, the actors
@@ -18,7 +19,10 @@
  * Random event N depends only on (seed, N): --only "random#N: ..." (or
  * "random#N" alone) with the run's seed recreates it alone. --only NAME
  * runs exactly the one event named NAME (catalogue or random) and fails
- * with status 2 if none is.
+ * with status 2 if none is; --only @FILE runs the events FILE names, one a
+ * line. "reduced#K: TEXT" (or "reduced: TEXT") is a random event's text
+ * run as written, whatever the seed (event_spec.h): what tests/diff/reduce
+ * makes, which --parse checks, printing each name it can run or why not.
  * --list prints every event's name (and, for random ones, what it is
  * meant to exercise) without running anything. Each event runs in a
  * process of its own within a time limit (event_guard.h); --hang NAME
@@ -30,12 +34,15 @@
 #include "battery.h"
 #include "catalogue.h"
 #include "event_guard.h"
+#include "event_spec.h"
 
 static enum { TO_KERNEL = 1, TO_BPF = 2 } switch_to = TO_KERNEL;
-static const char *only;		/* --only NAME */
+/* --only NAME or --only @FILE (a name a line): the events to run */
+static const char *onlys[4096];
+static char only_hit[4096];
+static int n_only;
 static const char *hang;		/* --hang NAME */
-static enum { RUN, LIST, COUNT } mode;	/* COUNT: find --only's event first */
-static int matched;			/* events selected */
+static enum { RUN, LIST, COUNT, PARSE } mode;	/* COUNT: find --only's events first */
 
 static void apply(struct switches s)
 {
@@ -67,19 +74,23 @@ static int bpf_actors(void)
  */
 static int only_names(const char *name)
 {
-	size_t n = strlen(only);
+	int hit = 0;
 
-	/* "random#N" alone names random event N, whatever its choices spell */
-	if (!strncmp(only, "random#", 7) && !strchr(only, ':'))
-		return !strncmp(name, only, n) && name[n] == ':';
-	return !strcmp(only, name);
+	for (int i = 0; i < n_only; i++) {
+		size_t n = strlen(onlys[i]);
+
+		/* "random#N" alone names random event N, whatever its choices spell */
+		if (!strncmp(onlys[i], "random#", 7) && !strchr(onlys[i], ':') ?
+		    !strncmp(name, onlys[i], n) && name[n] == ':' : !strcmp(onlys[i], name))
+			hit = only_hit[i] = 1;
+	}
+	return hit;
 }
 
 static int selected(const char *name, const char *focus, const char *kind)
 {
-	if (only && !only_names(name))
+	if (n_only && !only_names(name))
 		return 0;
-	matched++;
 	if (mode == LIST)
 		printf("%s%s%s\n", name, focus ? "\t" : "", focus ? focus : "");
 	if (mode != RUN || !guard_begin(name, kind))
@@ -669,21 +680,6 @@ static const char *const capped_actors[] = {
 	FC "v1_raw_ep", FC "v1_super", FC "v1_kill", FC "v1_nice",
 };
 
-struct rand_event {
-	char name[400];
-	const char *focus;
-	int kind;			/* 0 exec, 1 signal/sched/thread, 2 xattr, 3 caps */
-	const char *file;
-	struct creds c;
-	struct switches sw;
-	struct pair_row r;
-	const char *chain[24];		/* exec: fcaps_probe words before file */
-	char chain_args[8][16];
-	struct xattr_spec x;		/* kind 2 */
-	const char *actor;		/* kind 2: who, in words */
-	struct caps_spec k;		/* kind 3 */
-};
-
 static uid_t any_uid(int root_in)
 {
 	return rnd(root_in) ? U : 0;
@@ -788,7 +784,7 @@ static void gen_caps(struct rand_event *e)
 					      SECBIT_NO_SETUID_FIXUP, SECBIT_NOROOT_LOCKED };
 	struct caps_spec *k = &e->k;
 
-	e->kind = 3;
+	e->kind = EV_CAPS;
 	e->focus = "caps";
 	k->op = PICK(ops);
 	k->arg = !strcmp(k->op, "securebits") ? PICK(bits) : (unsigned long)PICK(cap_numbers);
@@ -962,7 +958,7 @@ static void gen_pair(struct rand_event *e, int kind)
 	struct pair_row *r = &e->r;
 	const char *focus;
 
-	e->kind = 1;
+	e->kind = EV_PAIR;
 	r->sw.kill_off = rnd(10) == 0;
 	r->target = PICK(actors);
 	r->tuid = any_uid(3);
@@ -1058,26 +1054,6 @@ static void gen_pair(struct rand_event *e, int kind)
 	}
 }
 
-/* who writes security.* in xattr events: the actors SEMANTICS 1 and 6
- * tell apart */
-static const struct xattr_actor {
-	const char *who;
-	uid_t uid;
-	__u64 pa;
-	const char *const *chain;
-} xattr_actors[] = {
-	{ "uid 1000", U }, { "root", 0 },
-	{ "uid 1000 holding cap_setfcap", U, SETFCAP },
-	{ "uid 1000 holding cap_sys_admin", U, SYSADMIN },
-	{ "capped root", 0, 0, CHAIN(FC "v1_raw_ep") },
-	{ "capped root with cap_setfcap", 0, 0, CHAIN(FC "v1_setfcap") },
-	{ "capped root (empty sets)", 0, 0, CHAIN(FC "v1_empty") },
-	{ "uid 1000's namespace root", U, 0, CHAIN(FC "plain", "--userns") },
-	{ "root's namespace root", 0, 0, CHAIN(FC "plain", "--userns") },
-	{ "a namespace root nested under root's", 0, 0,
-	  CHAIN(FC "plain", "--userns-nested", "1000") },
-};
-
 /*
  * xattr: a security.* write or removal by one of the actors SEMANTICS 1
  * and 6 tell apart, on a file of root's or of uid 1000's, then root runs
@@ -1090,9 +1066,9 @@ static void gen_xattr(struct rand_event *e)
 	static const char *const values[] = { "good_v1", "good_v3", "v2_raw", "v3ns_raw",
 					      "m_v1_size15", "m_v3_cap41_p", "unknown_tag" };
 	static const char *const befores[] = { NULL, "good_v1", "good_v1", "good_v3", "v2_raw" };
-	const struct xattr_actor *a = &PICK(xattr_actors);
+	const struct xattr_actor *a = &xattr_actors[rnd(n_xattr_actors)];
 
-	e->kind = 2;
+	e->kind = EV_XATTR;
 	e->focus = "xattr";
 	e->actor = a->who;
 	e->x.c.uid = a->uid;
@@ -1104,97 +1080,9 @@ static void gen_xattr(struct rand_event *e)
 	e->x.owner = rnd(2) ? 0 : U;
 }
 
-static void name_random(struct rand_event *e, long n)
-{
-	char *s = e->name;
-	size_t len = sizeof(e->name), k;
-
-#define ADD(...) (k = strlen(s), snprintf(s + k, len - k, __VA_ARGS__))
-	s[0] = 0;
-	ADD("random#%ld: ", n);
-	if (e->kind == 3) {
-		ADD("caps %s", e->k.op);
-		if (e->k.file)
-			ADD(" %s", e->k.file);
-		else
-			ADD(" %#lx", e->k.arg);
-		ADD(" by uid %u", e->k.c.uid);
-		for (int i = 0; e->k.chain && e->k.chain[i]; i++)
-			ADD("%s%s", i ? " " : ": ", e->k.chain[i]);
-		return;
-	}
-	if (e->kind == 2) {
-		ADD("xattr %s%s%s by %s on a file of uid %u holding %s", e->x.op,
-		    e->x.value ? " " : "", e->x.value ? e->x.value : "", e->actor, e->x.owner,
-		    e->x.before ? e->x.before : "nothing");
-		return;
-	}
-	if (!e->kind) {
-		const struct creds *c = &e->c;
-
-		if (e->chain[0]) {
-			ADD("chain uid %u:", c->uid);
-			for (int i = 0; e->chain[i]; i++)
-				ADD(" %s", e->chain[i]);
-			ADD(" %s", e->file);
-			if (e->sw.nosuid_ignore)
-				ADD(" nosuid_ignore=1");
-			return;
-		}
-		ADD("exec %s uid %u", e->file, c->uid);
-		if (c->seteuid)
-			ADD(" euid %u", c->euid);
-		ADD(" pI=%#llx pA=%#llx", (unsigned long long)c->pi, (unsigned long long)c->pa);
-		if (c->bset_drop)
-			ADD(" bset-=%#llx", (unsigned long long)c->bset_drop);
-		if (c->securebits)
-			ADD(" securebits=%#x", c->securebits);
-		if (c->nnp)
-			ADD(" nnp");
-		if (c->traced)
-			ADD(c->tracer_cap ? " traced-by-root" : " traced-by-self");
-		if (c->shared_fs)
-			ADD(" shared_fs");
-		if (e->sw.exec_off)
-			ADD(" exec=0");
-		if (e->sw.nosuid_ignore)
-			ADD(" nosuid_ignore=1");
-		return;
-	}
-	const struct pair_row *r = &e->r;
-
-	if (r->thread) {
-		ADD("thread %s uid %u sig %d %s", r->target, r->tuid, r->sig,
-		    r->thread_drop ? "drop" : "keep");
-	} else {
-		ADD("%s %s uid %u", r->op ? r->op : "kill", r->sender, r->suid);
-		for (int i = 1; r->sender_chain && r->sender_chain[i]; i++)
-			ADD(" %s", r->sender_chain[i]);
-		if (r->seteuid)
-			ADD(" euid %u", r->seuid);
-		if (r->sender_userns)
-			ADD(" userns");
-		if (r->session)
-			ADD(" setsid");
-		if (r->pp_only)
-			ADD(" pE=0");
-		ADD(" -> %s uid %u", r->target, r->tuid);
-		if (r->target_userns)
-			ADD(" userns");
-		if (r->target_nested)
-			ADD(" nested userns");
-		if (r->group)
-			ADD(" group+%s uid %u", r->member, r->muid);
-		if (!r->op)
-			ADD(" sig %d", r->sig);
-	}
-	if (r->sw.kill_off)
-		ADD(" kill=0");
-#undef ADD
-}
-
 static void gen_random(__u64 seed, long n, struct rand_event *e)
 {
+	char label[32];
 	__u64 k;
 
 	memset(e, 0, sizeof(*e));
@@ -1208,7 +1096,8 @@ static void gen_random(__u64 seed, long n, struct rand_event *e)
 		gen_caps(e);
 	else
 		gen_pair(e, k < 81 ? 0 : k < 96 ? 1 : 2);
-	name_random(e, n);
+	snprintf(label, sizeof(label), "random#%ld", n);
+	event_spec_name(e, label);
 }
 
 static void run_random_event(const struct rand_event *e)
@@ -1223,24 +1112,108 @@ static void run_random_event(const struct rand_event *e)
 		run_exec(e->name, e->focus, e->file, &e->c, e->sw, e->chain[0] ? e->chain : NULL);
 }
 
+/* --only's random and reduced events, or else random events 0..@events-1 */
 static void run_random(__u64 seed, long events)
 {
 	struct rand_event e;
+	char why[256];
 	long n;
 
-	/* --only random#N: that event alone, whatever --events says */
-	if (only && sscanf(only, "random#%ld:", &n) == 1 && n >= 0) {
-		gen_random(seed, n, &e);
-		if (mode != RUN && strcmp(e.name, only))
-			fprintf(stderr, "workload: with seed %llu, random#%ld is \"%s\"\n",
-				(unsigned long long)seed, n, e.name);
+	for (int i = 0; i < n_only; i++) {
+		if (sscanf(onlys[i], "random#%ld", &n) == 1 && n >= 0) {
+			gen_random(seed, n, &e);
+			if (mode != RUN && !only_names(e.name))
+				fprintf(stderr, "workload: with seed %llu, random#%ld is \"%s\"\n",
+					(unsigned long long)seed, n, e.name);
+		} else if (!strncmp(onlys[i], "reduced", 7)) {
+			if (event_spec_parse(onlys[i], &e, why, sizeof(why))) {
+				fprintf(stderr, "workload: \"%s\": %s\n", onlys[i], why);
+				exit(2);
+			}
+		} else {
+			continue;
+		}
 		run_random_event(&e);
-		return;
 	}
-	for (n = 0; n < events; n++) {
+	for (n = 0; !n_only && n < events; n++) {
 		gen_random(seed, n, &e);
 		run_random_event(&e);
 	}
+}
+
+/* the catalogue's reduced rows (catalogue.h), after its other rows; under
+ * --only, run_random runs those it names */
+static void run_reduced_rows(void)
+{
+	struct rand_event e;
+	char name[400], why[256];
+
+	for (size_t n = 0; !n_only && n < sizeof(reduced_rows) / sizeof(reduced_rows[0]); n++) {
+		snprintf(name, sizeof(name), "reduced: %s", reduced_rows[n]);
+		if (event_spec_parse(name, &e, why, sizeof(why))) {
+			fprintf(stderr, "workload: reduced_rows[%zu]: %s\n", n, why);
+			exit(2);
+		}
+		run_random_event(&e);
+	}
+}
+
+/* --only's names that named no event, each said; their count */
+static int unmatched(void)
+{
+	int n = 0;
+
+	for (int i = 0; i < n_only; i++)
+		if (!only_hit[i] && ++n)
+			fprintf(stderr, "workload: no event is named \"%s\"\n", onlys[i]);
+	return n;
+}
+
+/* --only @FILE: its lines, each an event's name */
+static int read_only_file(const char *path)
+{
+	static char buf[1 << 20];
+	FILE *f = fopen(path, "r");
+	size_t len;
+
+	if (!f) {
+		fprintf(stderr, "workload: --only @%s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = 0;
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		for (int i = 0; i < n_only; i++)
+			if (!strcmp(onlys[i], line)) {
+				fprintf(stderr, "workload: --only @%s: \"%s\" twice\n", path, line);
+				return -1;
+			}
+		if (n_only == (int)(sizeof(onlys) / sizeof(onlys[0])) || len == sizeof(buf) - 1) {
+			fprintf(stderr, "workload: --only @%s: more events than one run takes\n", path);
+			return -1;
+		}
+		onlys[n_only++] = line;
+	}
+	return 0;
+}
+
+/* --parse: each line of stdin read as an event's name; prints it back if
+ * the workload can run it, else "error: WHY" (tests/diff/reduce's check) */
+static int parse_lines(void)
+{
+	static char line[1024];
+	struct rand_event e;
+	char why[256];
+
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = 0;
+		if (event_spec_parse(line, &e, why, sizeof(why)))
+			printf("error: %s\n", why);
+		else
+			printf("%s\n", e.name);
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -1253,6 +1226,7 @@ int main(int argc, char **argv)
 		{ "only", required_argument, NULL, 'o' },
 		{ "hang", required_argument, NULL, 'H' },
 		{ "list", no_argument, NULL, 'l' },
+		{ "parse", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
@@ -1260,7 +1234,7 @@ int main(int argc, char **argv)
 	long events = 0;
 	int c, catalogue = 1;
 
-	while ((c = getopt_long(argc, argv, "p:s:e:no:H:lh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:e:no:H:lPh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			switch_to = !strcmp(optarg, "kernel") ? TO_KERNEL :
@@ -1281,7 +1255,15 @@ int main(int argc, char **argv)
 			catalogue = 0;
 			break;
 		case 'o':
-			only = optarg;
+			if (optarg[0] == '@' ? read_only_file(optarg + 1) : n_only) {
+				fprintf(stderr, "workload: --only once: NAME or @FILE\n");
+				return 2;
+			}
+			if (optarg[0] != '@')
+				onlys[n_only++] = optarg;
+			break;
+		case 'P':
+			mode = PARSE;
 			break;
 		case 'H':
 			hang = optarg;
@@ -1291,26 +1273,31 @@ int main(int argc, char **argv)
 			break;
 		default:
 			fprintf(stderr, "usage: fcaps_workload --path kernel|bpf|both "
-				"[--seed N] [--events M] [--no-catalogue] [--only NAME] [--list]\n");
+				"[--seed N] [--events M] [--no-catalogue] [--only NAME|@FILE] [--list]\n"
+				"       fcaps_workload --parse < NAMES\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
+	if (mode == PARSE)
+		return parse_lines();
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	/* --only looks in the catalogue (whatever --no-catalogue says) unless
-	 * it names a random event */
-	if (only)
-		catalogue = strncmp(only, "random#", 7) != 0;
-	if (only && mode == RUN) {
+	 * it names random and reduced events alone */
+	if (n_only) {
+		catalogue = 0;
+		for (int i = 0; i < n_only; i++)
+			catalogue |= strncmp(onlys[i], "random#", 7) && strncmp(onlys[i], "reduced", 7);
+	}
+	if (n_only && mode == RUN) {
 		mode = COUNT;
-		if (catalogue)
+		if (catalogue) {
 			run_catalogue();
-		run_random(seed, events);
-		if (!matched) {
-			fprintf(stderr, "workload: no event is named \"%s\"\n", only);
-			return 2;
+			run_reduced_rows();
 		}
+		run_random(seed, events);
+		if (unmatched())
+			return 2;
 		mode = RUN;
-		matched = 0;
 	}
 	if (mode == RUN) {
 		guard_init();
@@ -1318,8 +1305,10 @@ int main(int argc, char **argv)
 		if (switch_to != (TO_KERNEL | TO_BPF))
 			battery_setup();
 	}
-	if (catalogue)
+	if (catalogue) {
 		run_catalogue();
+		run_reduced_rows();
+	}
 	run_random(seed, events);
 	fflush(stdout);
 	if (mode == RUN) {
@@ -1330,9 +1319,5 @@ int main(int argc, char **argv)
 		if (battery_victim)
 			battery_teardown();
 	}
-	if (only && !matched) {
-		fprintf(stderr, "workload: no event is named \"%s\"\n", only);
-		return 2;
-	}
-	return 0;
+	return n_only && unmatched() ? 2 : 0;
 }
