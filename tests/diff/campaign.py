@@ -101,6 +101,9 @@ def merge(out, seeds):
                 "hooks": [], "fields": sorted(d.get("fields") or []), "count": 0,
                 "seeds": [], "example": {"seed": int(seed), "event": d.get("event"),
                                          "why": d.get("why"), "reproduce": d.get("reproduce")}})
+            if "random_example" not in sig and (d.get("event") or "").startswith("random#"):
+                # what reduce.py shrinks: a random event (catalogue rows are made by hand)
+                sig["random_example"] = {"seed": int(seed), "event": d["event"]}
             sig["count"] += 1
             if d.get("hook") not in sig["hooks"]:
                 sig["hooks"].append(d.get("hook"))
@@ -143,6 +146,13 @@ def markdown(rep):
             i, s["signature"], s["count"], ", ".join(s["hooks"]), ",".join(map(str, s["seeds"]))),
             "   - e.g. seed %d, `%s`: %s" % (ex["seed"], ex["event"], ex["why"]),
             "   - replay: `%s`" % ex["reproduce"]]
+        red = s.get("reduced")
+        if red and red.get("status") == "reduced":
+            lines += ["   - reduced (%d steps, %d guest runs): `%s`" % (
+                red["steps"], red["runs"], red["event"]),
+                "     replay: `%s`" % red["replay"], "     catalogue: %s" % red["catalogue"]]
+        elif red:
+            lines.append("   - not reduced: %s (%s)" % (red["status"], red.get("why", "")))
     for h, seeds in sorted(rep["coverage_holes"].items()):
         lines.append("- coverage hole in seeds %s: %s" % (",".join(map(str, seeds)), h))
     lines += ["", "## Harness errors", ""] + (["- " + h for h in rep["harness"]] or ["none"])

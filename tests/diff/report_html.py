@@ -80,16 +80,25 @@ def run_page(rep):
              table(("rule", "condition", "pairs"),
                    [(c["rule"], c["condition"], c["pairs"]) for c in rep["conditions"]]),
              "<h2>Battery, per capability</h2>",
-             table(("capability", "op", "events", "agree", "disagree", "excused", "kernel",
-                    "bpf"),
-                   [(b["capability"], b["op"], b["events"], b["agree"], b["disagree"],
-                     b["excused"], b["kernel"], b["bpf"]) for b in rep["battery"]],
-                   lambda r: r[4] > 0),
+             table(("capability", "op", "after", "events", "agree", "disagree", "excused",
+                    "kernel", "bpf"),
+                   [(b["capability"], b["op"], b.get("after"), b["events"], b["agree"],
+                     b["disagree"], b["excused"], b["kernel"], b["bpf"]) for b in rep["battery"]],
+                   lambda r: r[5] > 0),
              "<h2>Disagreements</h2>",
              table(("comparison", "hook", "event", "why", "replay"),
                    [(d.get("comparison"), d.get("hook"), d.get("event"), d.get("why"),
                      d.get("reproduce")) for d in rep["disagreements"]])]
     return parts
+
+
+def reduced(red):
+    """A signature's smallest event (reduce.py), or why there is none"""
+    if not red:
+        return "not tried"
+    if red.get("status") != "reduced":
+        return "%s: %s" % (red.get("status"), red.get("why", ""))
+    return "%s (%d steps); %s" % (red["event"], red["steps"], red["replay"])
 
 
 def campaign_page(rep):
@@ -103,10 +112,11 @@ def campaign_page(rep):
                  rep.get("workload_events") or 0, esc(rep.get("events_per_guest_second")),
                  esc(rep.get("wall_seconds")), len(rep["signatures"]), len(rep["harness"])),
              agreement(rep), "<h2>Disagreements by signature</h2>",
-             table(("signature", "hooks", "count", "seeds", "example", "replay"),
+             table(("signature", "hooks", "count", "seeds", "example", "replay", "reduced"),
                    [(s["signature"], ", ".join(s["hooks"]), s["count"],
                      ",".join(map(str, s["seeds"])), s["example"]["event"],
-                     s["example"]["reproduce"]) for s in rep["signatures"]]),
+                     s["example"]["reproduce"], reduced(s.get("reduced")))
+                    for s in rep["signatures"]]),
              "<h2>Seeds</h2>",
              table(("seed", "status", "random events", "guest events", "guest s"),
                    [(s["seed"], s["status"], s.get("events"), s.get("workload_events"),

@@ -29,7 +29,8 @@ RUN = {"run": {"seed": 3, "events": 100, "kernel": "patched-6.12", "fcapsctl": "
        "expected": [{}, {}], "coverage_failures": [],
        "coverage": [{"branch": "exec/rule-off", "catalogue": 5, "random": 112, "note": "2: off"}],
        "conditions": [{"rule": "exec: AT_SECURE", "condition": "fE is not empty", "pairs": 17}],
-       "battery": [{"capability": "CAP_NET_RAW", "op": "net_raw", "events": 2025, "agree": 1792,
+       "battery": [{"capability": "CAP_NET_RAW", "op": "net_raw", "after": "exec", "events": 2025,
+                    "agree": 1792,
                     "disagree": 0, "excused": 233, "kernel": 1002, "bpf": 769}]}
 CAMPAIGN = {"seeds": [{"seed": 1, "status": 1, "events": 60, "workload_events": 900,
                        "guest_seconds": 30},
@@ -41,7 +42,11 @@ CAMPAIGN = {"seeds": [{"seed": 1, "status": 1, "events": 60, "workload_events": 
             "signatures": [{"signature": "shadow | the kill rule | ret", "hooks": ["kill", "sigio"],
                             "count": 37, "seeds": [1, 2],
                             "example": {"seed": 1, "event": EVIL, "why": "differs in ret",
-                                        "reproduce": "tests/diff/run --seed 1 --only 'x'"}}]}
+                                        "reproduce": "tests/diff/run --seed 1 --only 'x'"},
+                            "reduced": {"status": "reduced", "steps": 1, "runs": 4,
+                                        "event": "reduced: kill /tmp/fc/v1_kill uid 0 -> "
+                                                 "/tmp/fc/plain uid 1000 sig 15",
+                                        "replay": "make diff ONLY='reduced: kill ...'"}}]}
 
 
 class Page(html.parser.HTMLParser):
@@ -139,21 +144,23 @@ def main():
     check("run: coverage, condition and battery rows are in the page", page is not None and
           has_row(page, ["exec/rule-off", 5, 112, "2: off"]) and
           has_row(page, ["exec: AT_SECURE", "fE is not empty", 17]) and
-          has_row(page, ["CAP_NET_RAW", "net_raw", 2025, 1792, 0, 233, 1002, 769]))
+          has_row(page, ["CAP_NET_RAW", "net_raw", "exec", 2025, 1792, 0, 233, 1002, 769]))
     text = lines_table()
     want = [row for row in (
               "# The differential on two kernel lines: 6.12 / 6.1",
               "| shadow | exec | 120 / 120 | 117 / 116 | 2 / 2 | 1 / 1 |",
               "| swap | kill | 40 / - | 40 / - | 0 / - | 0 / - |",
-              "| CAP_NET_RAW | net_raw |  | 2025 / 2025 | 1792 / 1792 | 233 / 233 | 0 / 0 "
+              "| CAP_NET_RAW | net_raw | exec | 2025 / 2025 | 1792 / 1792 | 233 / 233 | 0 / 0 "
               "| 1002 / 1002 | 769 / 769 |",
               "| exec/rule-off | 117 / 117 |") if text is None or row not in text]
     check("lines: two runs side by side, a cell for each line", not want,
           ["missing: %s" % want, text or "lines.py failed"] if want else [])
     page, _ = render(CAMPAIGN)
-    check("campaign: signatures and seeds are in the page", page is not None and
+    check("campaign: signatures, their reductions and seeds are in the page", page is not None and
           has_row(page, ["shadow | the kill rule | ret", "kill, sigio", 37, "1,2", EVIL,
-                         "tests/diff/run --seed 1 --only 'x'"]) and
+                         "tests/diff/run --seed 1 --only 'x'",
+                         "reduced: kill /tmp/fc/v1_kill uid 0 -> /tmp/fc/plain uid 1000 sig 15 "
+                         "(1 steps); make diff ONLY='reduced: kill ...'"]) and
           has_row(page, [1, 1, 60, 900, 30]) and has_row(page, [2, 0, 60, 880, 32]))
     return tap.finish()
 
