@@ -431,13 +431,14 @@ static int enter_userns_nested(uid_t uid)
 	if (!helper) {
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
-			_exit(1);
+			_exit(EPIPE);
+		/* its status is the errno of the write that failed */
 		snprintf(map, sizeof(map), "0 %u 1\n", uid);
 		snprintf(path, sizeof(path), "/proc/%d/uid_map", self);
 		if (write_file(path, map))
-			_exit(2);
+			_exit(errno & 0xff ? errno : EIO);
 		snprintf(path, sizeof(path), "/proc/%d/gid_map", self);
-		_exit(write_file(path, map) ? 3 : 0);
+		_exit(write_file(path, map) ? errno & 0xff ? errno : EIO : 0);
 	}
 	close(go[0]);
 	if (unshare(CLONE_NEWUSER) || write(go[1], "x", 1) != 1) {
@@ -446,8 +447,11 @@ static int enter_userns_nested(uid_t uid)
 		return 13;
 	}
 	close(go[1]);
-	if (waitpid(helper, &status, 0) != helper || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (waitpid(helper, &status, 0) != helper || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		/* the helper's errno, not whatever ours holds */
+		errno = WIFEXITED(status) ? WEXITSTATUS(status) : ECHILD;
 		return 14;
+	}
 	/* the namespace's root, that is @uid: all capabilities there */
 	if (setresgid(0, 0, 0) || setresuid(0, 0, 0))
 		return 15;
