@@ -17,6 +17,7 @@ report.md, with its replay command.
 Exit: 0 every signature reduced, 1 one did not reproduce alone, 2 a harness
 error (a candidate run that failed).
 """
+import hashlib
 import json
 import os
 import re
@@ -59,7 +60,7 @@ def steps(text):
 
 
 def edits(text):
-    """Every text one edit away, smaller (size()) than @text"""
+    """Every other text one edit away (each smaller by size(): test_reduce.py)"""
     words = text.split(" ")
     out = set()
     for i in range(1, len(words)):
@@ -78,7 +79,8 @@ def edits(text):
             simpler = [PLAIN] + [w.replace(a, b, 1) for a, b in MOUNTS if w.startswith(a)]
             for s in simpler:
                 out.add(" ".join(words[:i] + [s] + words[i + 1:]))
-    return [t for t in out if size(t) < size(text)]
+    out.discard(text)
+    return sorted(out)
 
 
 def runnable(texts):
@@ -87,7 +89,8 @@ def runnable(texts):
     p = subprocess.run([WORKLOAD, "--parse"], input="\n".join(names) + "\n", text=True,
                        capture_output=True, check=True)
     back = p.stdout.splitlines()
-    return sorted({text_of(b) for b in back if not b.startswith("error: ")}, key=size)
+    return sorted({text_of(b) for b in back if not b.startswith("error: ")},
+                  key=lambda t: (size(t), t))
 
 
 class HarnessError(Exception):
@@ -137,7 +140,7 @@ def reduce_one(example, signature, run_args, work, rounds, most):
                    why="the example run alone shows %s" % (shown[text] or "no disagreement"))
         return res
     for r in range(1, rounds + 1):
-        cands = runnable(edits(text))[:most]
+        cands = [t for t in runnable(edits(text)) if size(t) < size(text)][:most]
         if not cands:
             break
         shown = run(cands, run_args, os.path.join(work, "round-%d" % r))
@@ -146,7 +149,7 @@ def reduce_one(example, signature, run_args, work, rounds, most):
         if not still:
             break
         text = still[0]         # cands are sorted by size: the smallest
-    if res["runs"] > 1:
+    if text != text_of(example["event"]):
         # candidates ran side by side: the result must show it alone too
         res["runs"] += 1
         if signature not in run([text], run_args, os.path.join(work, "alone"))[text]:
@@ -182,12 +185,18 @@ def main():
     run_args = campaign_args(out)
     worst = 0
     for k, sig in enumerate(rep["signatures"]):
-        work = os.path.join(out, "reduce", "signature-%d" % k)
+        start = sig.get("random_example", {}).get("event")
+        key = hashlib.sha256(("%s\n%s" % (sig["signature"], start)).encode()).hexdigest()[:16]
+        work = os.path.join(out, "reduce", key)
+        os.makedirs(work, exist_ok=True)
         done = os.path.join(work, "result.json")
+        res = None
         if os.path.exists(done):            # a resumed campaign: reduced before
             with open(done) as f:
                 res = json.load(f)
-        else:
+            if (res.get("signature"), res.get("start")) != (sig["signature"], start):
+                res = None
+        if res is None:
             try:
                 if "random_example" not in sig:
                     raise NotRandom()
@@ -196,8 +205,9 @@ def main():
             except NotRandom:
                 res = {"status": "catalogue only", "why": "no random event shows it; its "
                        "catalogue rows are the smallest events there are"}
-            except HarnessError as e:
+            except (HarnessError, OSError, subprocess.CalledProcessError, ValueError) as e:
                 res = {"status": "harness error", "why": str(e)}
+            res.update(signature=sig["signature"], start=start)
             if res["status"] != "harness error":
                 with open(done, "w") as f:
                     json.dump(res, f, indent=1, sort_keys=True)

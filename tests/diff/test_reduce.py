@@ -5,9 +5,12 @@ event) and of reduce.py's edits: every random event reads back as itself;
 a text the workload could not run is refused, naming the word; every edit
 is smaller; the catalogue's reduced rows read. TAP (tests/lib/tap.py).
 """
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
@@ -96,6 +99,34 @@ def main():
                "steps count the chains' programs, options and the event's flags",
                ["%r: %d, want %d" % (t, reduce.steps(t), n) for t, n in steps.items()
                 if reduce.steps(t) != n])
+
+    # a signature only catalogue rows show, and one whose example does not read:
+    # reported as such, no guest run, and a cached result kept to its signature
+    d = tempfile.mkdtemp(prefix="fcaps-test-reduce-")
+    rep = {"signatures": [{"signature": "shadow | the kill rule | ret", "count": 1},
+                          {"signature": "swap | the exec rules | pe", "count": 1,
+                           "random_example": {"seed": 1, "event": "random#4: teleport"}}]}
+    with open(os.path.join(d, "report.json"), "w") as f:
+        json.dump(rep, f)
+    with open(os.path.join(d, "campaign.args"), "w") as f:
+        f.write("events=10\n--shadow-only\n")
+    p = subprocess.run([sys.executable, os.path.join(HERE, "reduce.py"), d],
+                       capture_output=True, text=True)
+    got = [s.get("reduced", {}).get("status")
+           for s in json.load(open(os.path.join(d, "report.json")))["signatures"]]
+    tap.result(p.returncode == 1 and got == ["catalogue only", "unreadable"],
+               "reduce.py: a catalogue-only and an unreadable signature said, no guest run",
+               [] if p.returncode == 1 and got == ["catalogue only", "unreadable"] else
+               ["status %d, %s" % (p.returncode, got), p.stderr[-300:]])
+    rep["signatures"].reverse()
+    with open(os.path.join(d, "report.json"), "w") as f:
+        json.dump(rep, f)
+    subprocess.run([sys.executable, os.path.join(HERE, "reduce.py"), d], capture_output=True)
+    got = [(s["signature"], s.get("reduced", {}).get("signature"))
+           for s in json.load(open(os.path.join(d, "report.json")))["signatures"]]
+    tap.result(all(a == b for a, b in got), "a resumed reduction keeps each result to its "
+               "signature, in any order", [] if all(a == b for a, b in got) else [repr(got)])
+    shutil.rmtree(d)
 
     rc, out, err = workload(["--list"])
     rows = [line for line in out.splitlines() if line.startswith("reduced: ")]

@@ -170,12 +170,13 @@ def figures(kind, rep, dom):
             ("wall seconds", r"guest second, (\S*) s wall", rep.get("wall_seconds")),
             ("signatures", r"(\d+) signatures,", len(sigs)),
             ("harness errors", r"(\d+) harness errors", len(rep["harness"])))]
-        head = ("signature", "hooks", "count", "seeds", "example", "replay")
+        head = ("signature", "hooks", "count", "seeds", "example", "replay", "reduced")
         out += [rows(dom, head, 1, [], "%s: %d signature rows" % (kind, len(sigs)), 0, len(sigs))]
         out += [rows(dom, head, 1, [[g["signature"], ", ".join(g["hooks"]), g["count"],
                                      ",".join(map(str, g["seeds"])), g["example"]["event"],
-                                     g["example"]["reproduce"]]],
-                     "%s: signature %d (%s): hooks, count, seeds, example" % (
+                                     g["example"]["reproduce"],
+                                     report_html.reduced(g.get("reduced"))]],
+                     "%s: signature %d (%s): hooks, count, seeds, example, reduction" % (
                          kind, i + 1, g["signature"].replace("#", "")[:50]), i)
                 for i, g in enumerate(sigs)]
         return out + [

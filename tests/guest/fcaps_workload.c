@@ -1189,11 +1189,20 @@ static int read_only_file(const char *path)
 				fprintf(stderr, "workload: --only @%s: \"%s\" twice\n", path, line);
 				return -1;
 			}
+		if (!strncmp(line, "random#", 7) && !strchr(line, ':')) {
+			fprintf(stderr, "workload: --only @%s: \"%s\": name it in full\n", path,
+				line);
+			return -1;
+		}
 		if (n_only == (int)(sizeof(onlys) / sizeof(onlys[0])) || len == sizeof(buf) - 1) {
 			fprintf(stderr, "workload: --only @%s: more events than one run takes\n", path);
 			return -1;
 		}
 		onlys[n_only++] = line;
+	}
+	if (!n_only) {
+		fprintf(stderr, "workload: --only @%s: no event named\n", path);
+		return -1;
 	}
 	return 0;
 }
@@ -1202,17 +1211,18 @@ static int read_only_file(const char *path)
  * the workload can run it, else "error: WHY" (tests/diff/reduce's check) */
 static int parse_lines(void)
 {
-	static char line[1024];
 	struct rand_event e;
-	char why[256];
+	char why[256], *line = NULL;
+	size_t size = 0;
 
-	while (fgets(line, sizeof(line), stdin)) {
+	while (getline(&line, &size, stdin) >= 0) {
 		line[strcspn(line, "\n")] = 0;
 		if (event_spec_parse(line, &e, why, sizeof(why)))
 			printf("error: %s\n", why);
 		else
 			printf("%s\n", e.name);
 	}
+	free(line);
 	return 0;
 }
 
@@ -1232,7 +1242,7 @@ int main(int argc, char **argv)
 	};
 	__u64 seed = 1;
 	long events = 0;
-	int c, catalogue = 1;
+	int c, catalogue = 1, only_given = 0;
 
 	while ((c = getopt_long(argc, argv, "p:s:e:no:H:lPh", opts, NULL)) != -1) {
 		switch (c) {
@@ -1255,12 +1265,14 @@ int main(int argc, char **argv)
 			catalogue = 0;
 			break;
 		case 'o':
-			if (optarg[0] == '@' ? read_only_file(optarg + 1) : n_only) {
+			if (only_given++) {
 				fprintf(stderr, "workload: --only once: NAME or @FILE\n");
 				return 2;
 			}
 			if (optarg[0] != '@')
 				onlys[n_only++] = optarg;
+			else if (read_only_file(optarg + 1))
+				return 2;
 			break;
 		case 'P':
 			mode = PARSE;
