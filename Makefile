@@ -47,7 +47,7 @@ KSTAMP_PLANTED_612 := $(call kstamp,planted-6.12,$(call khash,$(KPLANTED_612)))
 KSTAMP_DEBUG_612 := $(call kstamp,debug-6.12,$(call khash,$(KPATCHED_612) vmconfig/debug.config))
 
 vpath %.bpf.c bpf tests/guest
-GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
+GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_probe_shared fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
 	fcaps_sweep fcaps_bench floor fcaps_tamper
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh) tests/lib/tap.sh
@@ -71,7 +71,7 @@ all: kernels $(BUILD)/initramfs.cpio $(HOST_TESTS) $(TEST_IMAGES) $(BUILD)/fcaps
 
 help:
 	@echo "make            build both kernels, BPF objects, binaries, initramfs"
-	@echo "make diff       build, boot, run the differential (SEED=1 EVENTS=5000)"
+	@echo "make diff       build, boot, run the differential (SEED=1 EVENTS=5000 LANES=2 guests)"
 	@echo "make run        build, boot the patched kernel, run the scenario table"
 	@echo "make diff-selfcheck  the differential against each planted BPF bug"
 	@echo "make diff-lines the differential's two lines side by side (after KVER=6.1, 6.12)"
@@ -172,14 +172,20 @@ $(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c 
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
 
-# The same, dynamic, with an ELF interpreter of its own name (a copy of the
-# guest's ld.so), which fcaps_probe lease can hold: bpf.sh stops an exec
-# between its check and its enforcing program
+# The same, dynamic. fcaps_probe_dyn has an ELF interpreter of its own name
+# (a copy of the guest's ld.so), which fcaps_probe lease can hold: bpf.sh
+# stops an exec between its check and its enforcing program.
+# fcaps_probe_shared is what xattr events copy afresh: under TCG a fresh
+# copy of the static probe is new code to translate, of this one only its
+# own pages (libc is the guest's).
 PROBE_INTERP := /tmp/fcaps-ld.so
-$(BUILD)/guest-bin/fcaps_probe_dyn: tests/guest/fcaps_probe.c tests/guest/battery.c \
-		tests/guest/battery.h tests/guest/probe_ops.c tests/guest/probe_ops.h
+PROBE_INTERP_FLAG := -Wl,--dynamic-linker=$(PROBE_INTERP)
+$(BUILD)/guest-bin/fcaps_probe_dyn $(BUILD)/guest-bin/fcaps_probe_shared: tests/guest/fcaps_probe.c \
+		tests/guest/battery.c tests/guest/battery.h tests/guest/probe_ops.c \
+		tests/guest/probe_ops.h
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -Wl,--dynamic-linker=$(PROBE_INTERP)
+	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ \
+		$(if $(filter %_dyn,$@),$(PROBE_INTERP_FLAG))
 
 SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h tests/guest/xattr_event.c \
 	tests/guest/xattr_event.h tests/guest/caps_event.c tests/guest/caps_event.h \
@@ -319,8 +325,9 @@ SEED ?= 1
 EVENTS ?= 5000
 # The main job: build, boot, run the differential (catalogue + EVENTS random
 # events from SEED, shadow and swap), report under build/diff/.
+LANES ?= 2
 diff: all
-	tests/diff/run --seed $(SEED) --events $(EVENTS) --kernel patched$(LINE)
+	tests/diff/run --seed $(SEED) --events $(EVENTS) --lanes $(LANES) --kernel patched$(LINE)
 
 # Many seeds in parallel guests (GNU parallel; HOSTS: its --sshloginfile),
 # disagreements grouped by signature in build/campaign/events-EVENTS/.

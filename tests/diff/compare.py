@@ -99,6 +99,7 @@ SWAP_NOT_COMPARED = [
      "process ids: each run has its own"),
     (("actor_Eff",), "an xattr actor's live effective set: a capped actor's is narrowed "
      "by its ceiling alone under BPF (it is the shadow run's input to the condition table)"),
+    (("t_us",), "when the event's work ended: each run has its own clock"),
     (("caps_by_ambient",), "how the BPF run's actors got their sets (BPF cannot grant): 1 "
      "there by design; the sets themselves are compared (sender_Eff, target_Prm, ...)"),
 ]

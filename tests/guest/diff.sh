@@ -1,7 +1,10 @@
 #!/bin/sh
-# diff.sh SEED EVENTS [shadow|all] [FCAPSCTL] [ONLY]: run the differential's
-# workload through both paths on the patched kernel and write everything to
-# the disk /dev/vdb for the host to compare (tests/diff/run).
+# diff.sh SEED EVENTS [all|shadow|lane1|lane2] [FCAPSCTL] [ONLY]: run the
+# differential's workload through both paths on the patched kernel and
+# write everything to the disk /dev/vdb for the host to compare
+# (tests/diff/run). all: the phases below, one after another; shadow: the
+# shadow phase alone; lane1 and lane2 split them over two guests (shadow
+# and the kernel's swap run; BPF's two swap runs).
 #   shadow  kernel rules on, BPF in shadow mode, one run; both decision
 #           maps dumped with bpftool
 #   swap    once with the kernel enforcing and BPF unloaded, once with the
@@ -48,35 +51,66 @@ bookkeeping() {
 	} > "/out/$1-maps.json"
 }
 t0=$(date +%s)
+# step NAME: when each step ended, from the guest's uptime (profile.py)
+step() { echo "$(cut -d' ' -f1 /proc/uptime) $1" >> "/out/steps-$which.txt"; }
+step start
 
-sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1 kernel.fcaps.nosuid_ignore=0
-# The policy follows the values the workload writes as it sets up.
-$ctl load --mode shadow --record all --kernel-records --scan /mnt
-wl --path both > /out/shadow-events.jsonl
-dump decisions shadow-bpf.json shadow-bpfdump.pid
-dump kdecisions shadow-kernel.json shadow-kdump.pid
-bookkeeping shadow
-$ctl unload
-t1=$(date +%s)
-
-if [ "$which" = all ]; then
+phase_shadow() {
+	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1 kernel.fcaps.nosuid_ignore=0
+	# The policy follows the values the workload writes as it sets up.
+	$ctl load --mode shadow --record all --kernel-records --scan /mnt
+	step "shadow load"
+	wl --path both > /out/shadow-events.jsonl
+	step "shadow workload"
+	dump decisions shadow-bpf.json shadow-bpfdump.pid
+	dump kdecisions shadow-kernel.json shadow-kdump.pid
+	step "shadow dumps"
+	bookkeeping shadow
+	$ctl unload
+	step "shadow bookkeeping, unload"
+}
+phase_kernel() {
+	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1 kernel.fcaps.nosuid_ignore=0
 	wl --path kernel > /out/swap-kernel.jsonl
+	step "kernel workload"
+}
+phase_enforce() {
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	$ctl load --mode enforce --record all --scan /mnt
+	step "enforce load"
 	# FCAPS_HANG (tests/diff/run --hang): one event hangs on this path
 	wl --path bpf ${FCAPS_HANG:+--hang "$FCAPS_HANG"} > /out/swap-bpf.jsonl
+	step "enforce workload"
 	dump decisions swap-bpf.json swap-bpfdump.pid
 	bookkeeping swap
 	$ctl unload
-	# the same with --record none: the rule alone (fcaps_*_norec), which
-	# must do exactly what the recording programs did (the workload leaves
-	# the kernel's switches at their defaults)
+	step "enforce dump, bookkeeping, unload"
+}
+# the same with --record none: the rule alone (fcaps_*_norec), which must
+# do exactly what the recording programs did (the workload leaves the
+# kernel's switches at their defaults)
+phase_norec() {
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	$ctl load --mode enforce --record none --scan /mnt
+	step "norec load"
 	wl --path bpf > /out/swap-norec.jsonl
+	step "norec workload"
 	$ctl unload
+	step "norec unload"
 	sysctl -qw kernel.fcaps.exec=1 kernel.fcaps.kill=1
-fi
+}
+case "$which" in
+all) phases="shadow kernel enforce norec";;
+shadow) phases=shadow;;
+lane1) phases="shadow kernel";;
+lane2) phases="enforce norec";;
+*) echo "diff.sh: which is all, shadow, lane1 or lane2, not '$which'" >&2; exit 2;;
+esac
+t1=$t0
+for p in $phases; do
+	phase_$p
+	[ "$p" != shadow ] || t1=$(date +%s)
+done
 t2=$(date +%s)
 esc() { sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\n'; }
 cmdline=$(esc < /proc/cmdline)

@@ -31,6 +31,7 @@
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <sys/wait.h>
+#include <time.h>
 #include "battery.h"
 #include "catalogue.h"
 #include "event_guard.h"
@@ -132,9 +133,15 @@ static void json_num(const char *k, unsigned long long v)
  * the last (event_guard.h) */
 static void json_begin(const char *name, const char *kind)
 {
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
 	printf("{\"workload\":%d,\"runner\":%d", getpid(), getppid());
 	json_str("name", name);
 	json_str("kind", kind);
+	/* when its work ended: from one event's to the next is what the next
+	 * cost, its fork and setup included (tests/diff/profile.py) */
+	json_num("t_us", t.tv_sec * 1000000ULL + t.tv_nsec / 1000);
 }
 
 /* The probe's key=value words as JSON numbers, as "prefix" + key; pairs
