@@ -47,7 +47,26 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
 	return 0;
 }
 
-/* keyctl's session-to-parent fills blank credentials from others */
+/*
+ * keyctl's session-to-parent allocates blank credentials here and fills
+ * them from the parent's own later, in cred_transfer, which cannot refuse:
+ * a full map there would leave a capped parent uncapped. So the slot is
+ * taken now, while refusing is possible, holding a ceiling that allows
+ * nothing until the transfer replaces or drops it.
+ */
+SEC("lsm/cred_alloc_blank")
+int BPF_PROG(fcaps_ceiling_reserve, struct cred *cred, gfp_t gfp, int ret)
+{
+	const struct fcaps_ceiling nothing = {};
+
+	if (ret)
+		return ret;
+	return ceiling_set(ceiling_key(cred), &nothing) ? -ENOMEM : 0;
+}
+
+/* the blank credentials take the parent's ceiling, or none; replacing the
+ * reserved entry needs no free slot, and if it failed all the same the
+ * reservation, which allows nothing, stays */
 SEC("lsm/cred_transfer")
 int BPF_PROG(fcaps_ceiling_transfer, struct cred *new, const struct cred *old)
 {
@@ -56,6 +75,8 @@ int BPF_PROG(fcaps_ceiling_transfer, struct cred *new, const struct cred *old)
 
 	if (c)
 		ceiling_set(nkey, c);
+	else
+		ceiling_drop(nkey);
 	return 0;
 }
 
