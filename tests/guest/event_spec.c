@@ -155,6 +155,17 @@ static int take(struct words *t, const char *word)
 	return 1;
 }
 
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The next word's index in @set, taken; or -1, with @what wanted said */
+static int one_of(struct words *t, const char *const *set, size_t n, const char *what)
+{
+	for (size_t o = 0; o < n; o++)
+		if (!strcmp(peek(t), set[o]))
+			return t->i++, (int)o;
+	return bad(t, what);
+}
+
 static int number(struct words *t, int base, unsigned long long max,
 		  unsigned long long *v)
 {
@@ -343,10 +354,9 @@ static int parse_exec(struct words *t, struct rand_event *e, int chain)
 static int parse_pair(struct words *t, struct rand_event *e)
 {
 	static const char *const ops[] = { "kill", "nice", "sched", "ioprio", "prlimit", "sigio" };
-	const size_t nops = sizeof(ops) / sizeof(ops[0]);
 	struct pair_row *r = &e->r;
 	unsigned long long v;
-	size_t o;
+	int o;
 
 	e->kind = EV_PAIR;
 	if (take(t, "thread")) {
@@ -362,12 +372,10 @@ static int parse_pair(struct words *t, struct rand_event *e)
 		r->sw.kill_off = take(t, "kill=0");
 		return 0;
 	}
-	for (o = 0; o < nops && strcmp(peek(t), ops[o]); o++)
-		;
-	if (o == nops)
-		return bad(t, "not an event's first word");
+	o = one_of(t, ops, ARRAY_SIZE(ops), "not an event's first word");
+	if (o < 0)
+		return -1;
 	r->op = o ? ops[o] : NULL;
-	t->i++;
 	if (file_word(t, 0, &r->sender) || uid_word(t, &r->suid))
 		return -1;
 	if (take(t, "chain")) {
@@ -414,15 +422,15 @@ static int parse_xattr(struct words *t, struct rand_event *e)
 	static const char *const ops[] = { "set", "empty", "remove", "set-other", "remove-other" };
 	struct xattr_spec *x = &e->x;
 	char who[128] = "";
-	size_t o;
+	size_t a;
+	int o;
 
 	e->kind = EV_XATTR;
-	for (o = 0; o < sizeof(ops) / sizeof(ops[0]) && strcmp(peek(t), ops[o]); o++)
-		;
-	if (o == sizeof(ops) / sizeof(ops[0]))
-		return bad(t, "an xattr op wanted (set, empty, remove, set-other, remove-other)");
+	o = one_of(t, ops, ARRAY_SIZE(ops),
+		   "an xattr op wanted (set, empty, remove, set-other, remove-other)");
+	if (o < 0)
+		return -1;
 	x->op = ops[o];
-	t->i++;
 	if (!o) {
 		if (!fcaps_test_value(peek(t)))
 			return bad(t, "a test value's name wanted (fcaps_values.h)");
@@ -435,14 +443,14 @@ static int parse_xattr(struct words *t, struct rand_event *e)
 			return bad(t, "not an actor");
 		strcat(strcat(who, *who ? " " : ""), t->w[t->i++]);
 	}
-	for (o = 0; o < n_xattr_actors && strcmp(who, xattr_actors[o].who); o++)
+	for (a = 0; a < n_xattr_actors && strcmp(who, xattr_actors[a].who); a++)
 		;
-	if (o == n_xattr_actors)
+	if (a == n_xattr_actors)
 		return bad(t, "an actor of xattr_actors (event_spec.c) wanted before it");
-	e->actor = xattr_actors[o].who;
-	x->c.uid = xattr_actors[o].uid;
-	x->c.pa = xattr_actors[o].pa;
-	x->chain = xattr_actors[o].chain;
+	e->actor = xattr_actors[a].who;
+	x->c.uid = xattr_actors[a].uid;
+	x->c.pa = xattr_actors[a].pa;
+	x->chain = xattr_actors[a].chain;
 	if (!take(t, "on") || !take(t, "a") || !take(t, "file") || !take(t, "of"))
 		return bad(t, "'on a file of uid U holding VALUE' wanted");
 	if (uid_word(t, &x->owner) || !take(t, "holding"))
@@ -460,16 +468,15 @@ static int parse_caps(struct words *t, struct rand_event *e)
 	static const char *const ops[] = { "inherit", "ambient", "securebits", "traceme", "ptrace" };
 	struct caps_spec *k = &e->k;
 	unsigned long long v;
-	size_t o;
+	int o;
 	char *colon;
 
 	e->kind = EV_CAPS;
-	for (o = 0; o < sizeof(ops) / sizeof(ops[0]) && strcmp(peek(t), ops[o]); o++)
-		;
-	if (o == sizeof(ops) / sizeof(ops[0]))
-		return bad(t, "a caps op wanted (inherit, ambient, securebits, traceme, ptrace)");
+	o = one_of(t, ops, ARRAY_SIZE(ops),
+		   "a caps op wanted (inherit, ambient, securebits, traceme, ptrace)");
+	if (o < 0)
+		return -1;
 	k->op = ops[o];
-	t->i++;
 	if (o >= 3) {
 		if (file_word(t, 1, &k->file))
 			return -1;
