@@ -51,32 +51,61 @@ int BPF_PROG(fcaps_ceiling_copy, struct cred *new, const struct cred *old,
  * keyctl's session-to-parent allocates blank credentials here and fills
  * them from the parent's own later, in cred_transfer, which cannot refuse:
  * a full map there would leave a capped parent uncapped. So the slot is
- * taken now, while refusing is possible, holding a ceiling that allows
- * nothing until the transfer replaces or drops it.
+ * taken now, while refusing is possible: a reservation, which allows
+ * nothing, until the transfer overwrites or drops it. A parent that never
+ * returns to user mode holds its reservation; at most
+ * FCAPS_MAX_RESERVED are pending, so parked parents cannot fill the map
+ * (past that keyctl gets ENOMEM).
  */
+#define FCAPS_MAX_RESERVED 256
+__u64 ceiling_reserved_live;
+
+/* pA outside pP: no ceiling the rules compute looks like this */
+static const struct fcaps_ceiling reserved = { .pa = ~0ULL };
+
+/* @key's reservation, if it holds one, no longer pending: its entry */
+static __always_inline struct fcaps_ceiling *reservation_take(__u64 key)
+{
+	struct fcaps_ceiling *r;
+
+	if (!*(volatile __u64 *)&ceiling_reserved_live)
+		return NULL;
+	r = bpf_map_lookup_elem(&ceilings, &key);
+	if (!r || r->pp || r->pa != reserved.pa)
+		return NULL;
+	__sync_fetch_and_sub(&ceiling_reserved_live, 1);
+	return r;
+}
+
 SEC("lsm/cred_alloc_blank")
 int BPF_PROG(fcaps_ceiling_reserve, struct cred *cred, gfp_t gfp, int ret)
 {
-	const struct fcaps_ceiling nothing = {};
-
 	if (ret)
 		return ret;
-	return ceiling_set(ceiling_key(cred), &nothing) ? -ENOMEM : 0;
+	if (__sync_fetch_and_add(&ceiling_reserved_live, 1) >= FCAPS_MAX_RESERVED ||
+	    ceiling_set(ceiling_key(cred), &reserved)) {
+		__sync_fetch_and_sub(&ceiling_reserved_live, 1);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
-/* the blank credentials take the parent's ceiling, or none; replacing the
- * reserved entry needs no free slot, and if it failed all the same the
- * reservation, which allows nothing, stays */
+/* the blank credentials take the parent's ceiling, written over their
+ * reservation (nothing can fail there), or none */
 SEC("lsm/cred_transfer")
 int BPF_PROG(fcaps_ceiling_transfer, struct cred *new, const struct cred *old)
 {
-	__u64 okey = ceiling_key(old), nkey = ceiling_key(new);
-	struct fcaps_ceiling *c = ceiling_of(okey);
+	__u64 nkey = ceiling_key(new);
+	struct fcaps_ceiling *c = ceiling_of(ceiling_key(old)), *r = reservation_take(nkey);
 
-	if (c)
-		ceiling_set(nkey, c);
-	else
+	if (c && r) {
+		*r = *c;
+		ceiling_front_stale(nkey);
+	} else if (c) {
+		ceiling_set(nkey, c);	/* allocated before fcaps was loaded */
+	} else {
 		ceiling_drop(nkey);
+	}
 	return 0;
 }
 
@@ -91,8 +120,10 @@ int BPF_PROG(fcaps_ceiling_free, struct cred *cred)
 	__u64 key = ceiling_key(cred);
 
 	/* most credentials never had one: their bucket says so, with no lock */
-	if (ceiling_maybe(key))
+	if (ceiling_maybe(key)) {
+		reservation_take(key);		/* keyctl given up midway */
 		ceiling_drop(key);
+	}
 	return 0;
 }
 
