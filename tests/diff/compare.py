@@ -626,6 +626,9 @@ def compare(run, expected, out):
         if not isinstance(loaded, dict):
             raise HarnessError("run.json is not a JSON object")
         meta.update(loaded)
+        if meta.get("which") not in ("all", "shadow"):
+            raise HarnessError("run.json says which=%r: not a whole run (a lane of two "
+                               "left alone?)" % meta.get("which"))
         meta["workload_events"] = shadow(run, rep)
         if meta.get("which") == "all":
             swap(run, rep)

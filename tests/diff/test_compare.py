@@ -637,18 +637,32 @@ def main():
     check("an --only run whose workload ran more than the named event exits 2",
           mutate(only, which="shadow"), 2, "--only")
 
-    for desc, name, ok in (
+    def event_set(desc, names, meta, ok):
+        """check_event_set() on events of these names: accepted or not"""
+        if not tap.selected(desc):
+            return 0, 0
+        try:
+            diffdata.check_event_set([{"name": n} for n in names], meta, "t")
+            got = True
+        except diffdata.HarnessError:
+            got = False
+        tap.result(got == ok, desc)
+        return got == ok, got != ok
+
+    for desc, names, meta, ok in (
             ("--only 'random#3' accepts the event random#3 by its whole name",
-             "random#3: exec /x uid 0", True),
-            ("--only 'random#3' refuses random#30", "random#30: exec /x uid 0", False)):
-        if tap.selected(desc):
-            try:
-                diffdata.check_event_set([{"name": name}], {"only": "random#3"}, "t")
-                got = True
-            except diffdata.HarnessError:
-                got = False
-            tap.result(got == ok, desc)
-            passed, failed = passed + (got == ok), failed + (got != ok)
+             ["random#3: exec /x uid 0"], {"only": "random#3"}, True),
+            ("--only 'random#3' refuses random#30", ["random#30: exec /x uid 0"],
+             {"only": "random#3"}, False),
+            ("--only @FILE: the events the file names, in any order", ["b", "a"],
+             {"only": "@f", "only_events": ["a", "b"]}, True),
+            ("--only @FILE: one event missing is a harness error", ["a"],
+             {"only": "@f", "only_events": ["a", "b"]}, False)):
+        p, f = event_set(desc, names, meta, ok)
+        passed, failed = passed + p, failed + f
+
+    check("a lane of a two-guest run left alone (which=lane1) exits 2",
+          Crafted(which="lane1"), 2, "not a whole run")
 
     def missing_random(c):
         c.meta["events"] = 3

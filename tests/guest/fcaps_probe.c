@@ -447,7 +447,9 @@ static int enter_userns_nested(uid_t uid)
 		return 13;
 	}
 	close(go[1]);
-	if (waitpid(helper, &status, 0) != helper || !WIFEXITED(status) || WEXITSTATUS(status)) {
+	if (waitpid(helper, &status, 0) != helper)
+		return 14;
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		/* the helper's errno, not whatever ours holds */
 		errno = WIFEXITED(status) ? WEXITSTATUS(status) : ECHILD;
 		return 14;
