@@ -38,7 +38,7 @@ from diffdata import (DECISION_HOOKS, WELL_FORMED, XATTR_GUARD, HarnessError, Wi
                       check_bookkeeping, check_event_set, event_pids, hook_name,
                       kind_of_hook, last_exec, load_events, load_json, load_map, read_pids,
                       read_text)
-from fcaps_abi import GUARD_EMPTY  # noqa: E402
+from fcaps_abi import CAP_SYS_PTRACE, GUARD_EMPTY  # noqa: E402
 
 # ---- The one list of what the shadow join does NOT compare, and why. ----
 # Every other field of a record, present on either side, is compared
@@ -442,6 +442,8 @@ def excuse(kind, diff, k, b, records, workload):
         if (k.get("then_Eff"), k.get("then_Prm")) != (r.get("pe"), r.get("pp")):
             return None, "the kernel run's then_Eff, then_Prm are not what BPF's record predicts"
         return "swap-exec-creds", "the kernel run got BPF's predicted sets"
+    if kind == "caps" and b.get("op") == "ptrace" and set(diff) <= {"ret", "errno"}:
+        return ptrace_narrowed(k, b, records)
     if kind in ("xattr", "caps"):
         return None, "writes and the ceiling's decisions are compared strictly"
     call = calls.call_of(k)
@@ -452,6 +454,32 @@ def excuse(kind, diff, k, b, records, workload):
         return None, "the server's fate does not follow the kill's outcome"
     ok, how = calls.predict_flip(kind, k, b, records, workload)
     return ("swap-caps-from-exec", how) if ok else (None, how)
+
+
+def ptrace_narrowed(k, b, records):
+    """A ptrace attach the kernel allows because a legacy exec narrowed its
+    target's pP within the tracer's (cap_ptrace_access_check's subset
+    test), which under BPF the target, root, never lost: commoncap refuses
+    before any BPF program runs. By BPF's records: the target's exec
+    legacy, its predicted pP within the tracer's and root's bounding set
+    (6.1's pP for it) beyond; the tracer's sets 6.1's own (its record's
+    pP is then its live one), without CAP_SYS_PTRACE."""
+    if (k.get("ret"), b.get("ret"), b.get("errno")) != (0, -1, 1):
+        return None, "not the kernel allowing and BPF refusing with EPERM"
+    pids = b.get("pids") or []
+    target = last_exec(records, pids[1]) if len(pids) > 1 else None
+    tracer = last_exec(records, pids[-1] if len(pids) > 2 else pids[0]) if pids else None
+    if not target or not target.get("legacy") or target.get("ret") != 0 or \
+            target.get("euid") != 0 or target.get("securebits", 0) & 1:
+        return None, "the target's last exec is not a legacy one by root"
+    if not tracer or tracer.get("legacy") or tracer.get("ret") != 0:
+        return None, "the tracer's sets are not the ones 6.1 gave its last exec"
+    if target["pp"] & ~tracer["pp"] or not target["bset"] & ~tracer["pp"]:
+        return None, "the subset test would not part the two paths"
+    if tracer["pp"] >> CAP_SYS_PTRACE & 1:
+        # commoncap's other way in: then BPF's own program decided
+        return None, "the tracer may hold CAP_SYS_PTRACE"
+    return "swap-ptrace-narrowed", "a legacy exec narrowed the target within the tracer's pP"
 
 
 # ---------------------------------------------------------------- report

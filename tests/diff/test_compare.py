@@ -21,6 +21,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+import compare as comparison  # noqa: E402
 import diffdata  # noqa: E402
 import tap  # noqa: E402
 from battery import OPS as BATTERY  # noqa: E402
@@ -663,6 +664,34 @@ def main():
 
     check("a lane of a two-guest run left alone (which=lane1) exits 2",
           Crafted(which="lane1"), 2, "not a whole run")
+
+    # swap-ptrace-narrowed (compare.ptrace_narrowed): seed 12's random#1918,
+    # a root target capped to nothing, a tracer with empty sets
+    ex = diffdata.EXEC
+    target = {"hook": ex, "pid": 2, "ret": 0, "legacy": 1, "euid": 0, "securebits": 0,
+              "pp": 0, "bset": FULL}
+    tracer = {"hook": ex, "pid": 3, "ret": 0, "legacy": 0, "pp": 0}
+    kern, bpf = {"op": "ptrace", "ret": 0}, {"op": "ptrace", "ret": -1, "errno": 1,
+                                             "pids": [1, 2, 3]}
+    for desc, change, want in (
+            ("ptrace: a legacy exec narrowing the target within the tracer's pP is excused",
+             {}, "swap-ptrace-narrowed"),
+            ("ptrace: not when the kernel's target pP is beyond the tracer's",
+             {"target": {"pp": RAW}}, None),
+            ("ptrace: not when the target's exec is not legacy", {"target": {"legacy": 0}}, None),
+            ("ptrace: not when the target is not root", {"target": {"euid": U}}, None),
+            ("ptrace: not when the tracer's own exec was legacy", {"tracer": {"legacy": 1}}, None),
+            ("ptrace: not when the tracer may hold CAP_SYS_PTRACE",
+             {"tracer": {"pp": B(19)}}, None),
+            ("ptrace: not when BPF allows what the kernel refuses",
+             {"kern": {"ret": -1, "errno": 1}, "bpf": {"ret": 0}}, None)):
+        if not tap.selected(desc):
+            continue
+        t, r = dict(target, **change.get("target", {})), dict(tracer, **change.get("tracer", {}))
+        k, b = dict(kern, **change.get("kern", {})), dict(bpf, **change.get("bpf", {}))
+        got = comparison.excuse("caps", ["ret", "errno"], k, b, [(1, t), (2, r)], set())[0]
+        tap.result(got == want, desc, [] if got == want else ["got %r" % got])
+        passed, failed = passed + (got == want), failed + (got != want)
 
     def missing_random(c):
         c.meta["events"] = 3
