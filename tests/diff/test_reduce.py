@@ -128,6 +128,12 @@ def main():
                "signature, in any order", [] if all(a == b for a, b in got) else [repr(got)])
     shutil.rmtree(d)
 
+    rc, out, err = workload(["--list", "--seed", "7", "--only", "random#3"])
+    ok = rc == 0 and out.startswith("random#3: ") and \
+        'with seed 7, random#3 is "%s"' % out.split("\t")[0] in err
+    tap.result(ok, "--only random#3 names the whole event it stands for",
+               [] if ok else [out, err])
+
     rc, out, err = workload(["--list"])
     rows = [line for line in out.splitlines() if line.startswith("reduced: ")]
     tap.result(rc == 0 and rows, "the catalogue's reduced rows read (%d)" % len(rows),

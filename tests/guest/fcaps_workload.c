@@ -1129,7 +1129,7 @@ static void run_random(__u64 seed, long events)
 	for (int i = 0; i < n_only; i++) {
 		if (sscanf(onlys[i], "random#%ld", &n) == 1 && n >= 0) {
 			gen_random(seed, n, &e);
-			if (mode != RUN && !only_names(e.name))
+			if (mode != RUN && strcmp(e.name, onlys[i]))
 				fprintf(stderr, "workload: with seed %llu, random#%ld is \"%s\"\n",
 					(unsigned long long)seed, n, e.name);
 		} else if (!strncmp(onlys[i], "reduced", 7)) {
