@@ -47,13 +47,15 @@ def main():
     for path in sorted(glob.glob(os.path.join(raw, "steps-*.txt"))):
         # diff.sh's steps, each guest's: seconds from the step before
         with open(path) as f:
-            marks = [line.split(" ", 1) for line in f.read().splitlines()]
+            marks = [line.split(" ", 1) for line in f.read().splitlines() if " " in line]
+        if not marks:       # a guest that died before its first step
+            continue
         print("\n%s (guest uptime %s s at start):" % (os.path.basename(path), marks[0][0]))
         for (t0, _), (t1, what) in zip(marks, marks[1:]):
             print("  %6.1f s  %s" % (float(t1) - float(t0), what))
     for path in sorted(glob.glob(os.path.join(raw, "*.jsonl"))):
         n, total, cost = phase(path)
-        if n < 2:
+        if n < 2 or not total:
             continue
         print("\n%s: %d events, %.1f s, %.1f events/s" % (
             os.path.basename(path), n, total / 1e6, (n - 1) / (total / 1e6)))
