@@ -192,8 +192,9 @@ SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h tests/guest/xattr
 	tests/guest/catalogue.h tests/guest/battery.h tests/lib/tap.c tests/lib/tap.h \
 	tests/lib/fcaps_values.h $(ABI_HEADERS) loader/ring.c loader/ring.h \
 	loader/config.c loader/config.h
-# the workload runs each event in a process of its own (event_guard.c)
-WORKLOAD_SRCS := tests/guest/event_guard.c tests/guest/event_spec.c
+# the workload runs each event in a process of its own (event_guard.c) and
+# empties the rings of a long run (ring_drain.c)
+WORKLOAD_SRCS := tests/guest/event_guard.c tests/guest/event_spec.c tests/guest/ring_drain.c
 $(BUILD)/guest-bin/fcaps_workload: EXTRA_SRCS := $(WORKLOAD_SRCS)
 $(BUILD)/guest-bin/fcaps_workload: $(WORKLOAD_SRCS) $(WORKLOAD_SRCS:.c=.h)
 $(BUILD)/guest-bin/fcaps_scenarios $(BUILD)/guest-bin/fcaps_workload: \

@@ -35,9 +35,9 @@ import calls  # noqa: E402
 import coverage  # noqa: E402
 import conditions  # noqa: E402
 from diffdata import (DECISION_HOOKS, WELL_FORMED, XATTR_GUARD, HarnessError, Windows,  # noqa: E402
-                      check_bookkeeping, check_event_set, event_pids, hook_name,
-                      kind_of_hook, last_exec, load_events, load_json, load_map, read_pids,
-                      read_text)
+                      check_bookkeeping, check_event_set, drain_counts, event_pids,
+                      final_dumpers, hook_name, kind_of_hook, last_exec, load_events, load_json,
+                      load_map, read_dumps, read_text)
 from fcaps_abi import CAP_SYS_PTRACE, GUARD_EMPTY  # noqa: E402
 
 # ---- The one list of what the shadow join does NOT compare, and why. ----
@@ -119,6 +119,7 @@ class Report:
         self.coverage, self.coverage_failures = [], []
         self.conditions = []
         self.after_snapshot = {"dumper": 0, "other": []}
+        self.drain_agree = 0     # records of mid-run drains both paths agree on
         self.swap_strict = None
         self.battery = None
 
@@ -170,8 +171,11 @@ def shadow(run, rep):
     kern_all = load_map(p("shadow-kernel.json"), "kdecisions", "kernel decision dump (shadow-kernel.json)")
     events = load_events(p("shadow-events.jsonl"), "shadow workload output")
     check_event_set(events, rep.meta, "shadow")
-    dumpers = read_pids(run, ["shadow-bpfdump.pid", "shadow-kdump.pid"])
-    rep.harness += check_bookkeeping(run, "shadow", {"decisions": bpf, "kdecisions": kern_all})
+    bdumps, kdumps = read_dumps(run, ["shadow-bpfdump.pid"]), read_dumps(run, ["shadow-kdump.pid"])
+    rep.harness += check_bookkeeping(run, "shadow", {"decisions": bpf, "kdecisions": kern_all},
+                                     {"decisions": drain_counts(bdumps),
+                                      "kdecisions": drain_counts(kdumps)})
+    dumpers = final_dumpers(bdumps + kdumps)
     if not bpf:
         raise HarnessError("the BPF decision map of the shadow run is empty")
     # The BPF map is read first; the reader of the kernel's map is itself an
@@ -192,7 +196,7 @@ def shadow(run, rep):
         else:
             rep.after_snapshot["other"].append({"seq": q, "hook": hook_name(r["hook"]),
                                                 "pid": r["pid"]})
-    win = Windows(events, bpf, kern, dumpers, "shadow")
+    win = Windows(events, bpf, kern, bdumps + kdumps, "shadow")
     rep.harness += win.mismatches("shadow")
     for seq in sorted(set(bpf) | set(kern)):
         join(seq, bpf.get(seq), kern.get(seq), win, rep)
@@ -222,7 +226,7 @@ def join(seq, b, k, win, rep):
     role, i = win.role(seq)
     ev = win.events[i] if i is not None else None
     label = {"marker": "(marker) %s", "event": "%s", "setup": "(workload setup)",
-             "dumper": "(map dump)"}[role]
+             "dumper": "(map dump)", "drain": "(ring drain)"}[role]
     item = {"key": seq, "event": ev["name"] if ev and role in ("marker", "event") else None,
             "scenario": label % ev["name"] if "%s" in label else label, "pid": r["pid"],
             "bpf": b, "kernel": k}
@@ -230,17 +234,18 @@ def join(seq, b, k, win, rep):
     if b is None or k is None:
         item.update(why="only in %s" % ("the kernel's map" if b is None else "the BPF map"),
                     fields=["record"])
-        rep.add("shadow", hook, "disagree", item)
-        return
-    if b["hook"] != k["hook"]:
+    elif b["hook"] != k["hook"]:
         item.update(why="the kernel's %s record has the seq of BPF's %s record" % (
             hook, hook_name(b["hook"])), fields=["hook"])
-        rep.add("shadow", hook, "disagree", item)
+    else:
+        diff = [f for f in compared_fields(b, k) if b.get(f) != k.get(f)]
+        if diff:
+            item.update(why="differs in " + ", ".join(diff), fields=diff)
+    if role == "drain" and "why" not in item:
+        # the harness's own, which a shorter run would not have: not counted
+        rep.drain_agree += 1
         return
-    diff = [f for f in compared_fields(b, k) if b.get(f) != k.get(f)]
-    if diff:
-        item.update(why="differs in " + ", ".join(diff), fields=diff)
-    rep.add("shadow", hook, "disagree" if diff else "agree", item)
+    rep.add("shadow", hook, "disagree" if "why" in item else "agree", item)
 
 
 # -------------------------------------------------------------- observed
@@ -374,8 +379,10 @@ def swap(run, rep):
     check_event_set(kev, rep.meta, "swap (kernel run)")
     check_event_set(bev, rep.meta, "swap (BPF run)")
     recs = load_map(p("swap-bpf.json"), "decisions", "BPF decision dump (swap-bpf.json)")
-    rep.harness += check_bookkeeping(run, "swap", {"decisions": recs})
-    win = Windows(bev, recs, {}, read_pids(run, ["swap-bpfdump.pid"]), "swap")
+    dumps = read_dumps(run, ["swap-bpfdump.pid"])
+    rep.harness += check_bookkeeping(run, "swap", {"decisions": recs},
+                                     {"decisions": drain_counts(dumps)})
+    win = Windows(bev, recs, {}, dumps, "swap")
     rep.harness += win.mismatches("swap")
     index = {e["name"]: i for i, e in enumerate(bev)}
     missing = sorted(set(index) ^ {e["name"] for e in kev})
@@ -498,6 +505,7 @@ def write_reports(out, rep):
                    "coverage": rep.coverage, "coverage_failures": rep.coverage_failures,
                    "conditions": rep.conditions,
                    "swap_strict": rep.swap_strict, "kernel_after_snapshot": rep.after_snapshot,
+                   "drain_records_agreed": rep.drain_agree,
                    "battery": rep.battery.as_list() if rep.battery else [],
                    "not_compared": [{"hook": h, "fields": list(fs), "when": w, "why": y}
                                     for h, fs, w, y in NOT_COMPARED],
@@ -511,6 +519,7 @@ def write_reports(out, rep):
                                                      "append", "cmdline", "fcapsctl",
                                                      "fcapsctl_sha256")
            if meta.get(k) not in (None, "")]
+    md += timing_md(meta, rep)
     if rep.harness:
         md += ["", "## Harness errors (%d): the run cannot be trusted" % len(rep.harness), ""]
         md += ["- " + h for h in rep.harness]
@@ -544,6 +553,19 @@ def write_reports(out, rep):
     with open(os.path.join(out, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     return summary
+
+
+def timing_md(meta, rep):
+    """How long the guests took, and how the rings were drained"""
+    md = []
+    if isinstance(meta.get("guest_wall_s"), int):
+        md.append("- guest run: %d s wall, %s guest(s); shadow phase %s s, swap phases %s s"
+                  % (meta["guest_wall_s"], meta.get("lanes", 1), meta.get("shadow_s"),
+                     meta.get("swap_s")))
+    if meta.get("drain_every"):
+        md.append("- rings drained after every %d random events; %d records of the drains "
+                  "agreed (not counted below)" % (meta["drain_every"], rep.drain_agree))
+    return md
 
 
 def kernel_line(meta):

@@ -143,22 +143,44 @@ def check_event_set(events, meta, what):
                            % (what, len(numbers), want))
 
 
-def read_pids(run, names):
-    """Pids diff.sh saved: the processes that dumped the maps."""
-    pids = set()
+def read_dumps(run, names):
+    """Who dumped the maps, from diff.sh's pid files: [(pid, after, count)].
+    A line "PID" is the dump after the last event (after None); a line
+    "PID AFTER COUNT" a drain the workload ran after the event named AFTER
+    (the first word of its name), which wrote COUNT records (ring_drain.h)."""
+    dumps = []
     for n in names:
         text = read_text(os.path.join(run, n), "dumper pid file")
-        try:
-            pids.add(int(text.split()[0]))
-        except ValueError:
-            raise HarnessError("dumper pid file %s holds %r" % (n, text[:40]))
-    return pids
+        for line in text.splitlines():
+            w = line.split()
+            try:
+                if len(w) == 1:
+                    dumps.append((int(w[0]), None, None))
+                elif len(w) == 3:
+                    dumps.append((int(w[0]), w[1], int(w[2])))
+                else:
+                    raise ValueError
+            except ValueError:
+                raise HarnessError("dumper pid file %s holds %r" % (n, line[:60]))
+    return dumps
 
 
-def check_bookkeeping(run, phase, dumps):
+def final_dumpers(dumps):
+    """The pids that dumped the maps after the last event"""
+    return {pid for pid, after, _ in dumps if after is None}
+
+
+def drain_counts(dumps):
+    """The record count of each drain"""
+    return [count for _, after, count in dumps if after is not None]
+
+
+def check_bookkeeping(run, phase, dumps, drained=None):
     """Every insert succeeded and nothing was evicted: no counter has errors,
     and no decision map reached max_entries (an LRU map evicts silently).
-    @dumps maps a decision map's name to its loaded dump, where there is one."""
+    @dumps maps a decision map's name to its loaded dump, where there is one;
+    @drained to the record counts of its drains (read_dumps), which the
+    dump holds too: what the ring held at once is the largest of them."""
     errors = []
     counters = load_json(os.path.join(run, phase + "-counters.json"), "counters dump")
     status = load_json(os.path.join(run, phase + "-status.json"), "fcapsctl status --json")
@@ -191,7 +213,9 @@ def check_bookkeeping(run, phase, dumps):
         show = maps.get(m)
         if not isinstance(show, dict) or not isinstance(show.get("max_entries"), int):
             raise HarnessError("%s-maps.json: no max_entries for %s" % (phase, m))
-        n = max(len(dumps.get(m) or ()), status.get(m) if isinstance(status.get(m), int) else 0)
+        counts = (drained or {}).get(m) or []
+        n = max([len(dumps.get(m) or ()) - sum(counts),
+                 status.get(m) if isinstance(status.get(m), int) else 0] + counts)
         if n >= show["max_entries"]:
             errors.append("%s: map %s is full (%d of %d entries): records may have been evicted"
                           % (phase, m, n, show["max_entries"]))
@@ -224,11 +248,12 @@ class Windows:
     signal 0 to itself; both maps record it, so a record belongs to the
     event of the last marker before its seq (pids are reused too soon on
     the small guest kernel to tell events apart by pid). Records before the
-    first marker are the workload's setup; records after the last event's
-    marker from the processes that dumped the maps are the dumpers'."""
+    first marker are the workload's setup; those of a process that dumped
+    or drained the maps (@dumps, read_dumps) after the event they fall in
+    are the harness's own."""
 
-    def __init__(self, events, bpf, kern, dumpers, what):
-        self.events, self.dumpers = events, dumpers
+    def __init__(self, events, bpf, kern, dumps, what):
+        self.events = events
         # the events' own processes, and the runner that forks them
         self.workload = {ev["workload"] for ev in events} | \
             {ev["runner"] for ev in events if isinstance(ev.get("runner"), int)}
@@ -236,6 +261,14 @@ class Windows:
         if len(self.marks) != len(events):
             raise HarnessError("%s: %d event markers in the BPF map for %d events: the run is "
                                "incomplete or records were lost" % (what, len(self.marks), len(events)))
+        index = {ev["name"].split(":")[0]: i for i, ev in enumerate(events)}
+        self.dumpers = {}       # (pid, event index) -> "dumper" | "drain"
+        for pid, after, _ in dumps:
+            if after is not None and after not in index:
+                raise HarnessError("%s: a drain after %r, an event the workload did not report"
+                                   % (what, after))
+            i = len(events) - 1 if after is None else index[after]
+            self.dumpers[(pid, i)] = "dumper" if after is None else "drain"
         self.recs = {"bpf": bpf, "kernel": kern}
         self.by_event = [[] for _ in events]       # seqs, both maps
         for q in sorted(set(bpf) | set(kern)):
@@ -248,13 +281,14 @@ class Windows:
         return i if i >= 0 else None
 
     def role(self, seq):
-        """("marker"|"event"|"setup"|"dumper", event index or None)"""
+        """("marker"|"event"|"setup"|"dumper"|"drain", event index or None)"""
         rec = self.recs["bpf"].get(seq) or self.recs["kernel"].get(seq)
         i = self.index(seq)
         if seq in self.marks:
             return "marker", i
-        if rec["pid"] in self.dumpers and i == len(self.marks) - 1:
-            return "dumper", None      # the maps are dumped after the last event
+        harness = self.dumpers.get((rec["pid"], i))
+        if harness:
+            return harness, None
         return ("setup", None) if i is None else ("event", i)
 
     def records(self, i, side):

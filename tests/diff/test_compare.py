@@ -286,7 +286,7 @@ def show(name, max_entries=65536):
 class Crafted:
     """A run directory: the shadow phase and, for which=all, swap."""
 
-    def __init__(self, which="all", nrandom=0, skip=(), only=None):
+    def __init__(self, which="all", nrandom=0, skip=(), only=None, drain_after=None):
         self.meta = {"seed": 1, "events": nrandom, "which": which, "fcapsctl": "fcapsctl",
                      "shadow_s": 1, "swap_s": 1, "git": "0" * 40, "kernel": "patched-6.12",
                      "release": "6.12.118"}
@@ -296,6 +296,12 @@ class Crafted:
         for n in range(nrandom):
             self.shadow.exec_event("random#%d: exec /tmp/fc/plain uid 0" % n, None, uid=0, euid=0,
                                    suid=0, pp=FULL, pe=FULL)
+            if n == drain_after:        # the workload drains both rings (ring_drain.h)
+                self.drains = {"shadow-bpfdump.pid": "9100 random#%d 40\n" % n,
+                               "shadow-kdump.pid": "9101 random#%d 41\n" % n}
+                for pid in (9100, 9101):
+                    self.drainer = self.shadow.put(self.shadow.rec(hook=0, pid=pid, pp=FULL,
+                                                                   pe=FULL))
         self.swapb = Run(workload=700, first_pid=5000)
         catalogue(self.swapb, "bpf", skip, only)
         self.swapk = copy.deepcopy(self.swapb.events)
@@ -316,6 +322,8 @@ class Crafted:
             elif e["name"] == "exec: root gets fewer":   # 6.1's root, under the ceiling
                 e.update(Eff=FULL, Prm=FULL, **battery(RAW, RAW))
         self.files = {}
+        if drain_after is None:
+            self.drains = {}
         self.norec = None        # the --record none run: the BPF run's events unless set
 
     def write(self, d):
@@ -329,7 +337,8 @@ class Crafted:
             "shadow-bpf.json": dump(sh.bpf),
             "shadow-kernel.json": dump(sh.kern, "kdecisions"),
             "shadow-events.jsonl": "".join(json.dumps(e) + "\n" for e in sh.events),
-            "shadow-bpfdump.pid": "%d\n" % dumper_b, "shadow-kdump.pid": "%d\n" % dumper_k,
+            "shadow-bpfdump.pid": self.drains.get("shadow-bpfdump.pid", "") + "%d\n" % dumper_b,
+            "shadow-kdump.pid": self.drains.get("shadow-kdump.pid", "") + "%d\n" % dumper_k,
             "shadow-counters.json": json.dumps(counters()),
             "shadow-status.json": json.dumps({"mode": "shadow", "decisions": len(sh.bpf),
                                               "kdecisions": len(sh.kern), "counters": {}}),
@@ -697,11 +706,54 @@ def main():
         c.meta["events"] = 3
     check("a run missing random events exits 2", mutate(missing_random, which="shadow"), 2,
           "random events reported")
+    check_drains()
     if failed:
         print("crafted runs and their reports kept in %s" % TMP)
     else:
         shutil.rmtree(TMP, ignore_errors=True)
     return tap.finish()
+
+
+def check_drains():
+    """A run whose workload drained the rings midway (ring_drain.h)."""
+    def shadow_rows(out):
+        rj = json.loads(read_report(out, "report.json") or "{}")
+        return [r for r in rj.get("summary", []) if r["comparison"] == "shadow"], rj
+
+    plain = check("a run without drains exits 0", Crafted(which="shadow", nrandom=4), 0, "0 unexpected")
+    out = check("a run drained after random#1 exits 0, the drainers' records the harness's",
+                Crafted(which="shadow", nrandom=4, drain_after=1), 0, "0 unexpected", absent=("does not belong",))
+    (rows, rj), (want, _) = shadow_rows(out), shadow_rows(plain)
+    check_text("a drained run counts what the undrained one does, the drains apart",
+               "%s %s" % (rows == want and rows != [], rj.get("drain_records_agreed")), "True 2")
+
+    def drainer_differs(c):
+        c.shadow.bpf[c.drainer["seq"]]["pe"] = 0
+    check("a drain record the paths disagree on is a disagreement",
+          mutate(drainer_differs, which="shadow", nrandom=4, drain_after=1), 1, "(ring drain)")
+    check("a drain after an event the workload did not report exits 2", mutate(
+        lambda c: c.drains.update({"shadow-kdump.pid": "9101 random#9 41\n"}),
+        which="shadow", nrandom=4, drain_after=1), 2, "a drain after 'random#9'")
+    check("a malformed drain line exits 2", mutate(
+        lambda c: c.drains.update({"shadow-kdump.pid": "9101 random#1\n"}),
+        which="shadow", nrandom=4, drain_after=1), 2, "dumper pid file shadow-kdump.pid holds")
+
+    def ring_size(c, n, status):
+        c.files["shadow-maps.json"] = json.dumps({"decisions": show("decisions", n),
+                                                  "kdecisions": show("kdecisions", n)})
+        c.files["shadow-status.json"] = json.dumps({"mode": "shadow", "decisions": status,
+                                                    "kdecisions": status, "counters": {}})
+
+    def size_of(c):
+        return len(c.shadow.bpf) + 1       # the final dumper's exec too
+    check("drains that each fit the ring exit 0, though the dump holds more than it",
+          mutate(lambda c: ring_size(c, size_of(c) - 20, 0), which="shadow", nrandom=4, drain_after=1), 0,
+          "0 unexpected", absent=("is full",))
+    check("a drain as large as the ring exits 2", mutate(
+        lambda c: ring_size(c, 40, 0), which="shadow", nrandom=4, drain_after=1), 2, "map decisions is full")
+    check("a last stretch as large as the ring exits 2", mutate(
+        lambda c: ring_size(c, size_of(c) - 40, 0), which="shadow", nrandom=4, drain_after=1), 2,
+        "map decisions is full")
 
 
 def check_plants(out):

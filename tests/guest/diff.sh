@@ -11,6 +11,10 @@
 #           kernel's rules off and BPF enforcing, and once more so with
 #           --record none (norec)
 # ONLY names one event: the workload replays just that one (--only).
+# FCAPS_DRAIN_EVERY=N (tests/diff/run, a run longer than a ring holds): the
+# workload empties the rings after every N random events, appending to the
+# same dumps; each drainer's pid, the event it followed and its record
+# count go to the dump's pid file (ring_drain.h).
 # After each phase with BPF loaded: the counters map, `fcapsctl status
 # --json` and `bpftool map show` of both decision maps (max_entries), so the
 # host can refuse a run in which a record was lost or evicted; and the pid
@@ -32,11 +36,21 @@ wl() {
 sysctl -qw kernel.pid_max=32768
 pin=/sys/fs/bpf/fcaps
 # dump MAP FILE PIDFILE: the dumper's pid is that of its exec record (the
-# rings hold FCAPS_MAX_DECISIONS slots: bpftool would print the free ones)
+# rings hold FCAPS_MAX_DECISIONS slots: bpftool would print the free ones);
+# after the drains, if any
 dump() {
-	$ctl decisions --json --map "$1" > "/out/$2" &
-	echo $! > "/out/$3"
+	$ctl decisions --json --map "$1" >> "/out/$2" &
+	echo $! >> "/out/$3"
 	wait $!
+}
+# drain MAP FILE PIDFILE ...: the workload's options to drain those maps
+drain() {
+	[ -n "${FCAPS_DRAIN_EVERY:-}" ] || return 0
+	printf '%s %s %s %s' --drain-every "$FCAPS_DRAIN_EVERY" --drain-ctl "$ctl"
+	while [ $# -ge 3 ]; do
+		printf ' %s %s:/out/%s:/out/%s' --drain "$1" "$2" "$3"
+		shift 3
+	done
 }
 # bookkeeping PHASE: counters, status and map sizes after a phase
 bookkeeping() {
@@ -60,7 +74,8 @@ phase_shadow() {
 	# The policy follows the values the workload writes as it sets up.
 	$ctl load --mode shadow --record all --kernel-records --scan /mnt
 	step "shadow load"
-	wl --path both > /out/shadow-events.jsonl
+	wl --path both $(drain decisions shadow-bpf.json shadow-bpfdump.pid \
+		kdecisions shadow-kernel.json shadow-kdump.pid) > /out/shadow-events.jsonl
 	step "shadow workload"
 	dump decisions shadow-bpf.json shadow-bpfdump.pid
 	dump kdecisions shadow-kernel.json shadow-kdump.pid
@@ -79,7 +94,8 @@ phase_enforce() {
 	$ctl load --mode enforce --record all --scan /mnt
 	step "enforce load"
 	# FCAPS_HANG (tests/diff/run --hang): one event hangs on this path
-	wl --path bpf ${FCAPS_HANG:+--hang "$FCAPS_HANG"} > /out/swap-bpf.jsonl
+	wl --path bpf ${FCAPS_HANG:+--hang "$FCAPS_HANG"} \
+		$(drain decisions swap-bpf.json swap-bpfdump.pid) > /out/swap-bpf.jsonl
 	step "enforce workload"
 	dump decisions swap-bpf.json swap-bpfdump.pid
 	bookkeeping swap

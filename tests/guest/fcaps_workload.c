@@ -27,6 +27,9 @@
  * meant to exercise) without running anything. Each event runs in a
  * process of its own within a time limit (event_guard.h); --hang NAME
  * makes the event NAME hang, to test that a hang is reported on its event.
+ * --drain-every N with --drain MAP:DUMP:PIDS empties the decision rings
+ * after every N random events (ring_drain.h), CTL (--drain-ctl, fcapsctl
+ * by default) reading them: a run longer than a ring holds.
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -36,6 +39,7 @@
 #include "catalogue.h"
 #include "event_guard.h"
 #include "event_spec.h"
+#include "ring_drain.h"
 
 static enum { TO_KERNEL = 1, TO_BPF = 2 } switch_to = TO_KERNEL;
 /* --only NAME or --only @FILE (a name a line): the events to run */
@@ -43,6 +47,8 @@ static const char *onlys[4096];
 static char only_hit[4096];
 static int n_only;
 static const char *hang;		/* --hang NAME */
+static long drain_every;		/* --drain-every N */
+static const char *drain_ctl = "fcapsctl";
 static enum { RUN, LIST, COUNT, PARSE } mode;	/* COUNT: find --only's events first */
 
 static void apply(struct switches s)
@@ -1145,6 +1151,10 @@ static void run_random(__u64 seed, long events)
 	for (n = 0; !n_only && n < events; n++) {
 		gen_random(seed, n, &e);
 		run_random_event(&e);
+		if (mode == RUN && drain_every && (n + 1) % drain_every == 0 && n + 1 < events) {
+			snprintf(why, sizeof(why), "random#%ld", n);
+			drain_rings(drain_ctl, why);
+		}
 	}
 }
 
@@ -1242,6 +1252,9 @@ int main(int argc, char **argv)
 		{ "no-catalogue", no_argument, NULL, 'n' },
 		{ "only", required_argument, NULL, 'o' },
 		{ "hang", required_argument, NULL, 'H' },
+		{ "drain-every", required_argument, NULL, 'D' },
+		{ "drain", required_argument, NULL, 'd' },
+		{ "drain-ctl", required_argument, NULL, 'C' },
 		{ "list", no_argument, NULL, 'l' },
 		{ "parse", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1251,7 +1264,7 @@ int main(int argc, char **argv)
 	long events = 0;
 	int c, catalogue = 1, only_given = 0;
 
-	while ((c = getopt_long(argc, argv, "p:s:e:no:H:lPh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:s:e:no:H:D:d:C:lPh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			switch_to = !strcmp(optarg, "kernel") ? TO_KERNEL :
@@ -1287,18 +1300,37 @@ int main(int argc, char **argv)
 		case 'H':
 			hang = optarg;
 			break;
+		case 'D':
+			drain_every = strtol(optarg, NULL, 0);
+			if (drain_every <= 0) {
+				fprintf(stderr, "workload: --drain-every wants a positive count\n");
+				return 2;
+			}
+			break;
+		case 'd':
+			if (drain_add(optarg))
+				return 2;
+			break;
+		case 'C':
+			drain_ctl = optarg;
+			break;
 		case 'l':
 			mode = LIST;
 			break;
 		default:
 			fprintf(stderr, "usage: fcaps_workload --path kernel|bpf|both "
 				"[--seed N] [--events M] [--no-catalogue] [--only NAME|@FILE] [--list]\n"
+				"       [--drain-every N --drain MAP:DUMP:PIDS... [--drain-ctl CTL]]\n"
 				"       fcaps_workload --parse < NAMES\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
 	if (mode == PARSE)
 		return parse_lines();
+	if (!drain_every != !drain_wanted()) {
+		fprintf(stderr, "workload: --drain-every and --drain go together\n");
+		return 2;
+	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	/* --only looks in the catalogue (whatever --no-catalogue says) unless
 	 * it names random and reduced events alone */
