@@ -120,6 +120,7 @@ class Report:
         self.conditions = []
         self.after_snapshot = {"dumper": 0, "other": []}
         self.drain_agree = 0     # records of mid-run drains both paths agree on
+        self.shadow_exec = {}    # event name -> BPF's shadow record of its last exec
         self.swap_strict = None
         self.battery = None
 
@@ -198,6 +199,10 @@ def shadow(run, rep):
                                                 "pid": r["pid"]})
     win = Windows(events, bpf, kern, bdumps + kdumps, "shadow")
     rep.harness += win.mismatches("shadow")
+    # BPF's prediction of each exec event's last exec, made where the
+    # kernel enforced: what a chain's drift is measured against (excuse())
+    rep.shadow_exec = {ev["name"]: last_exec(win.records(i, "bpf"), ev.get("pid"))
+                       for i, ev in enumerate(events) if ev["kind"] == "exec"}
     for seq in sorted(set(bpf) | set(kern)):
         join(seq, bpf.get(seq), kern.get(seq), win, rep)
     for i, ev in enumerate(events):
@@ -397,7 +402,8 @@ def swap(run, rep):
         b, kind = bev[i], k["kind"]
         item = {"key": k["name"], "event": k["name"], "scenario": k["name"], "kernel": k, "bpf": b}
         diff = sorted(f for f in set(k) | set(b) if f not in SWAP_SKIP and k.get(f) != b.get(f))
-        rule, how = excuse(kind, diff, k, b, win.records(i, "bpf"), win.workload)
+        rule, how = excuse(kind, diff, k, b, win.records(i, "bpf"), win.workload,
+                           rep.shadow_exec.get(k["name"]))
         if hung(k, "kernel") or hung(b, "BPF"):
             rule, how = None, hung(k, "kernel") or hung(b, "BPF")
         if kind == "exec":
@@ -417,8 +423,9 @@ def swap(run, rep):
     rep.swap_strict = strict
 
 
-def excuse(kind, diff, k, b, records, workload):
-    """(expected-divergence id, how) or (None, why not)."""
+def excuse(kind, diff, k, b, records, workload, shadow_rec=None):
+    """(expected-divergence id, how) or (None, why not). @shadow_rec: BPF's
+    record of the event's last exec in the shadow run, if any."""
     if not diff:
         return None, "no difference"
     if kind == "exec":
@@ -430,16 +437,24 @@ def excuse(kind, diff, k, b, records, workload):
         # ceiling), which BPF's record of the last exec predicts from
         if r is None or r.get("ret") != 0 or not (r.get("legacy") or "steps" in b):
             return None, "the BPF run's record of this exec is not a legacy decision"
+        rule = "swap-exec-creds"
         wrong = [o for o, f in CRED_FIELDS.items() if o in k and k[o] != r.get(f)]
         if wrong:
-            return None, "the kernel run's %s is not what BPF's record predicts" % ", ".join(wrong)
+            drift = chain_drift(k, b, r, shadow_rec)
+            if drift:
+                return None, "the kernel run's %s is not what BPF's record predicts (%s)" % (
+                    ", ".join(wrong), drift)
+            rule = "swap-chain-drift"
         beyond = [f for f in bat if not battery.grant_explains(f, k, b)]
         if beyond:
             return None, ("%s: not a capability the kernel granted and BPF's sets lack"
                           % ", ".join(beyond))
-        if bat:
+        if bat and rule == "swap-exec-creds":
             return "swap-battery-grant", "only operations of capabilities BPF cannot grant"
-        return "swap-exec-creds", "the kernel run got BPF's predicted sets"
+        if rule == "swap-chain-drift":
+            return rule, ("the kernel run got the sets BPF predicted in the shadow run; BPF's own "
+                          "run started the exec with fewer")
+        return rule, "the kernel run got BPF's predicted sets"
     if kind == "xattr" and set(diff) <= {"then_Eff", "then_Prm"}:
         # root's exec of the file after the write: a legacy value narrows
         # root in the kernel run, under BPF only its ceiling does
@@ -461,6 +476,38 @@ def excuse(kind, diff, k, b, records, workload):
         return None, "the server's fate does not follow the kill's outcome"
     ok, how = calls.predict_flip(kind, k, b, records, workload)
     return ("swap-caps-from-exec", how) if ok else (None, how)
+
+
+# what must agree between BPF's records of one exec in its own run and in
+# the shadow run for their predictions to differ by the old sets alone
+DRIFT_SAME = ("form", "legacy", "tag", "fe", "fp", "fi", "uid", "euid", "gid", "egid", "setid",
+              "secureexec", "unsafe", "nosuid", "bset", "securebits")
+
+
+def chain_drift(k, b, r, s):
+    """None when a chain's last exec differs between the runs only because
+    an earlier step's grant, which BPF cannot make, left BPF's own run with
+    fewer capabilities than the kernel path held (r: BPF's record of it in
+    its own run, s: in the shadow run, where the kernel enforced), else
+    why not. The kernel run must have got what BPF predicted in the
+    shadow run; BPF's own run must have started the exec with fewer (its
+    old pP strictly within the shadow one) and predicted no more. (Its live
+    sets may exceed its prediction, as a capped root's do: what its ceiling
+    lets through is the battery's to judge.)"""
+    if "steps" not in b:
+        return "not a chain"
+    if s is None or s.get("ret") != 0 or not s.get("legacy"):
+        return "no legacy shadow record of the chain's last exec"
+    if any(k[o] != s.get(f) for o, f in CRED_FIELDS.items() if o in k):
+        return "nor what BPF predicted in the shadow run"
+    same = [f for f in DRIFT_SAME if r.get(f) != s.get(f)]
+    if same:
+        return "its records in the two runs differ in %s" % ", ".join(same)
+    if r.get("old_pp", 0) & ~s.get("old_pp", 0) or r.get("old_pp") == s.get("old_pp"):
+        return "BPF's run did not start the exec with fewer capabilities"
+    if any(r.get(f, 0) & ~s.get(f, 0) for f in CRED_FIELDS.values()):
+        return "BPF's own run predicted more than the shadow run"
+    return None
 
 
 def ptrace_narrowed(k, b, records):
@@ -661,7 +708,8 @@ def read_expected(path):
             if len(parts) != 3:
                 raise HarnessError("%s: not 'ID | comparison | reason': %r" % (path, line))
             reasons[parts[0]] = parts[2]
-    for rid in ("swap-exec-creds", "swap-caps-from-exec", "swap-battery-grant"):
+    for rid in ("swap-exec-creds", "swap-caps-from-exec", "swap-battery-grant",
+                "swap-chain-drift"):
         if rid not in reasons:
             raise HarnessError("%s lacks the expected divergence %s" % (path, rid))
     return reasons

@@ -702,6 +702,42 @@ def main():
         tap.result(got == want, desc, [] if got == want else ["got %r" % got])
         passed, failed = passed + (got == want), failed + (got != want)
 
+    # swap-chain-drift (compare.chain_drift): seed 3's random#8317, a chain
+    # whose earlier legacy exec gave the kernel path CAP_NET_RAW, which BPF's
+    # run never got; its last, traced exec keeps pP' within the old pP
+    shadow_rec = {"hook": ex, "pid": 67, "ret": 0, "form": 1, "legacy": 1, "tag": V1,
+                  "fe": RAW, "fp": RAW, "fi": 0, "uid": U, "euid": U, "unsafe": 6,
+                  "secureexec": 1, "bset": FULL, "old_pp": RAW, "pp": RAW, "pe": RAW, "pa": 0}
+    own_rec = dict(shadow_rec, pid=69, old_pp=0, pp=0, pe=0)
+    kern = {"kind": "exec", "pid": 88, "Eff": RAW, "Prm": RAW, "Amb": 0, "steps": "trace=0"}
+    bpf = dict(kern, pid=69, Eff=0, Prm=0)
+    for desc, change, want in (
+            ("chain: the kernel run got the shadow prediction, BPF's run started with fewer: "
+             "swap-chain-drift", {}, "swap-chain-drift"),
+            ("chain: not when the kernel run got other sets than the shadow prediction",
+             {"kern": {"Eff": RAW | KILL, "Prm": RAW | KILL}}, None),
+            ("chain: not when BPF's run started with as much as the shadow run",
+             {"own": {"old_pp": RAW}}, None),
+            ("chain: not when BPF's run started with other capabilities",
+             {"own": {"old_pp": KILL}}, None),
+            ("chain: not when BPF's own prediction exceeds the shadow one",
+             {"own": {"pp": RAW | KILL}}, None),
+            ("chain: not when the two records of the exec name other files",
+             {"own": {"fp": KILL}}, None),
+            ("chain: not for a single exec (no steps)",
+             {"kern": {"steps": None}, "bpf": {"steps": None}}, None),
+            ("chain: not without the shadow record", {"shadow": None}, None)):
+        if not tap.selected(desc):
+            continue
+        k = {f: v for f, v in dict(kern, **change.get("kern", {})).items() if v is not None}
+        b = {f: v for f, v in dict(bpf, **change.get("bpf", {})).items() if v is not None}
+        r = dict(own_rec, **change.get("own", {}))
+        sh = None if "shadow" in change else shadow_rec
+        diff = sorted(f for f in ("Eff", "Prm") if k.get(f) != b.get(f))
+        got = comparison.excuse("exec", diff, k, b, [(1, r)], set(), sh)[0]
+        tap.result(got == want, desc, [] if got == want else ["got %r" % got])
+        passed, failed = passed + (got == want), failed + (got != want)
+
     def missing_random(c):
         c.meta["events"] = 3
     check("a run missing random events exits 2", mutate(missing_random, which="shadow"), 2,

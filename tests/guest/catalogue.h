@@ -838,6 +838,13 @@ static const char *const reduced_rows[] = {
 	/* NO_CAP_KILL: the kill rule of the signals that end the pair's
 	 * processes, the target in uid 1000's own namespace */
 	"sched /tmp/fc/plain uid 1000 -> /tmp/fc/plain uid 1000 userns",
+	/* swap-ptrace-narrowed: seeds 11 and 12 of a 16-seed campaign, a
+	 * root target a legacy file narrowed within the tracer's pP */
+	"caps ptrace /tmp/fc/v1_raw_ep by uid 0: /tmp/fc/plain --securebits 1 exec /mnt/v2_raw",
+	/* swap-chain-drift: seed 3's random#8317 at 10,000 events, by hand;
+	 * the kernel path keeps CAP_NET_RAW through v3_high, BPF's run not */
+	"chain uid 1000: /tmp/fc/suid_plain --nnp exec /tmp/fc/v1_raw_ep exec /tmp/fc/v3_high "
+	"exec /tmp/fc/v1_raw_ep",
 };
 
 static inline const struct fixture *fixture(const char *path)
