@@ -227,6 +227,9 @@ struct fcaps_decision {
 					 * xattr_guard: the name's kind */
 	__u32 root_uid;			/* exec: make_kuid(the credentials' user
 					 * namespace, 0): who is root there */
+	__u64 live_old_pp;		/* exec: the permitted set before, as the
+					 * credentials hold it (old_pp is under
+					 * BPF's ceiling, where there is one) */
 };
 
 /* An xattr_guard record: what was written, and which name */

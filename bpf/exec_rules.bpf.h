@@ -159,9 +159,10 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	d->unsafe = bprm->unsafe;
 	d->old_euid = old->euid.val;
 	d->old_egid = old->egid.val;
+	d->live_old_pp = o.pp;
 	if (ceiling && !fcaps_plant(EXEC_LIVE_OLD)) {
 		o.pe &= ceiling->pe;
-		o.pp &= ceiling->pp;
+		o.pp &= fcaps_plant(CEILING_TIGHT) ? ceiling->pe : ceiling->pp;
 		o.pa &= ceiling->pa;
 	}
 	d->old_pp = o.pp;

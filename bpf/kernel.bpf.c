@@ -84,6 +84,7 @@ int BPF_PROG(fcaps_kernel_exec, struct linux_binprm *bprm, struct file *file,
 	d.pi = fcaps_cap64(new->cap_inheritable);
 	d.pa = fcaps_cap64(new->cap_ambient);
 	d.old_pp = fcaps_cap64(old->cap_permitted);
+	d.live_old_pp = d.old_pp;
 	d.bset = fcaps_cap64(new->cap_bset);
 	d.secureexec = BPF_CORE_READ_BITFIELD(bprm, secureexec);
 	if (d.seq && fcaps_record(&kdecisions, &d))

@@ -21,7 +21,7 @@ static const char decisions_usage[] =
 	"(v1, v3: legacy; vfs-v2, vfs-v3: 6.1's). --json prints every field of\n"
 	"the record as a number, from the record's BTF type; --raw the record as\n"
 	"libbpf's BTF dump prints it. --clear frees the slots of the records\n"
-	"printed.\n";
+	"printed, once all of them are written: none if writing fails.\n";
 
 static const char *const hook_names[FCAPS_NHOOKS] = {
 #define HOOK_NAME(up, low, what) #low,
@@ -139,7 +139,8 @@ static int print_map(const char *map, int how, int clear)
 	struct fcaps_decision d;
 	struct records rec;
 	struct ring r;
-	int fd, err;
+	__u64 *printed = NULL;	/* --clear: each slot's seq, freed once written */
+	int fd, err, rc = 0;
 
 	/* read-write even to read: a shared mapping needs a writable
 	 * descriptor, though only --clear maps it writable */
@@ -157,6 +158,10 @@ static int print_map(const char *map, int how, int clear)
 		records_close(&rec);
 		return p_err("decisions", "mapping %s: %s", map, strerror(-err));
 	}
+	if (clear && !(printed = calloc(FCAPS_MAX_DECISIONS, sizeof(*printed)))) {
+		rc = p_err("decisions", "%s: no memory for --clear", map);
+		goto out;
+	}
 	for (__u32 i = 0; i < FCAPS_MAX_DECISIONS; i++) {
 		if (!ring_read(&r, i, &d))
 			continue;
@@ -173,11 +178,22 @@ static int print_map(const char *map, int how, int clear)
 			print_record(map, &d);
 		}
 		if (clear)
-			ring_free(&r, i, d.seq);
+			printed[i] = d.seq;
 	}
+	/* a record is freed only once it is out: a full disk loses none */
+	if (fflush(stdout) || ferror(stdout)) {
+		rc = p_err("decisions", "writing the records of %s: %s; no slot freed", map,
+			   strerror(errno));
+		goto out;
+	}
+	for (__u32 i = 0; printed && i < FCAPS_MAX_DECISIONS; i++)
+		if (printed[i])
+			ring_free(&r, i, printed[i]);
+out:
+	free(printed);
 	ring_close(&r);
 	records_close(&rec);
-	return 0;
+	return rc;
 }
 
 int do_decisions(int argc, char **argv)

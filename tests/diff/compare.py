@@ -35,9 +35,9 @@ import calls  # noqa: E402
 import coverage  # noqa: E402
 import conditions  # noqa: E402
 from diffdata import (DECISION_HOOKS, WELL_FORMED, XATTR_GUARD, HarnessError, Windows,  # noqa: E402
-                      check_bookkeeping, check_event_set, drain_counts, event_pids,
-                      final_dumpers, hook_name, kind_of_hook, last_exec, load_events, load_json,
-                      load_map, read_dumps, read_text)
+                      check_bookkeeping, check_drains, check_event_set, drain_counts,
+                      event_pids, final_dumpers, hook_name, kind_of_hook, last_exec,
+                      load_events, load_json, load_map, read_dumps, read_text)
 from fcaps_abi import CAP_SYS_PTRACE, GUARD_EMPTY  # noqa: E402
 
 # ---- The one list of what the shadow join does NOT compare, and why. ----
@@ -45,7 +45,7 @@ from fcaps_abi import CAP_SYS_PTRACE, GUARD_EMPTY  # noqa: E402
 # (a field added to struct fcaps_decision is compared without a change here).
 EXEC_ONLY = ("form", "legacy", "nosuid", "dev", "ino", "tag", "uid", "euid", "suid", "gid",
              "egid", "old_euid", "old_egid", "secureexec", "setid", "unsafe", "fe", "fp", "fi",
-             "old_pp", "bset")
+             "old_pp", "bset", "live_old_pp")
 PAIR_ONLY = ("target", "target_tgid", "sig", "explicit_cred", "same_userns", "cap_in_target_ns",
              "target_pp")
 NOT_COMPARED = [
@@ -147,6 +147,8 @@ def reproduce(meta, name):
     extra = []
     if meta.get("which") == "shadow":
         extra.append("--shadow-only")
+    if meta.get("drain_every"):
+        extra += ["--drain-every", str(meta["drain_every"])]
     if meta.get("append"):
         extra += ["--append", meta["append"]]
     default_ctl = os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -176,6 +178,8 @@ def shadow(run, rep):
     rep.harness += check_bookkeeping(run, "shadow", {"decisions": bpf, "kdecisions": kern_all},
                                      {"decisions": drain_counts(bdumps),
                                       "kdecisions": drain_counts(kdumps)})
+    rep.harness += check_drains(bdumps, rep.meta, "shadow-bpfdump.pid") + \
+        check_drains(kdumps, rep.meta, "shadow-kdump.pid")
     dumpers = final_dumpers(bdumps + kdumps)
     if not bpf:
         raise HarnessError("the BPF decision map of the shadow run is empty")
@@ -385,6 +389,7 @@ def swap(run, rep):
     check_event_set(bev, rep.meta, "swap (BPF run)")
     recs = load_map(p("swap-bpf.json"), "decisions", "BPF decision dump (swap-bpf.json)")
     dumps = read_dumps(run, ["swap-bpfdump.pid"])
+    rep.harness += check_drains(dumps, rep.meta, "swap-bpfdump.pid")
     rep.harness += check_bookkeeping(run, "swap", {"decisions": recs},
                                      {"decisions": drain_counts(dumps)})
     win = Windows(bev, recs, {}, dumps, "swap")
@@ -480,20 +485,23 @@ def excuse(kind, diff, k, b, records, workload, shadow_rec=None):
 
 # what must agree between BPF's records of one exec in its own run and in
 # the shadow run for their predictions to differ by the old sets alone
-DRIFT_SAME = ("form", "legacy", "tag", "fe", "fp", "fi", "uid", "euid", "gid", "egid", "setid",
-              "secureexec", "unsafe", "nosuid", "bset", "securebits")
+DRIFT_SAME = ("form", "legacy", "tag", "dev", "ino", "fe", "fp", "fi", "pi", "uid", "euid", "suid",
+              "gid", "egid", "old_euid", "old_egid", "root_uid", "setid", "secureexec", "unsafe",
+              "nosuid", "bset", "securebits")
 
 
 def chain_drift(k, b, r, s):
     """None when a chain's last exec differs between the runs only because
-    an earlier step's grant, which BPF cannot make, left BPF's own run with
-    fewer capabilities than the kernel path held (r: BPF's record of it in
-    its own run, s: in the shadow run, where the kernel enforced), else
-    why not. The kernel run must have got what BPF predicted in the
-    shadow run; BPF's own run must have started the exec with fewer (its
-    old pP strictly within the shadow one) and predicted no more. (Its live
-    sets may exceed its prediction, as a capped root's do: what its ceiling
-    lets through is the battery's to judge.)"""
+    an earlier step's grant, which BPF cannot make, left BPF's own run
+    without capabilities the kernel path held (r: BPF's record of the exec
+    in its own run, s: in the shadow run, where the kernel enforced and
+    BPF kept no ceiling), else why not. The kernel run must have got what
+    BPF predicted in the shadow run. BPF's own run must have started the
+    exec with fewer (its old pP strictly within the shadow one's), and
+    every capability it lacked must be missing from its live pP, not
+    taken by its ceiling: a ceiling that narrows too far is a bug, not
+    this divergence. Its prediction must be the shadow one's, under the
+    downgrade, from its own old pP: nothing else may differ."""
     if "steps" not in b:
         return "not a chain"
     if s is None or s.get("ret") != 0 or not s.get("legacy"):
@@ -503,10 +511,15 @@ def chain_drift(k, b, r, s):
     same = [f for f in DRIFT_SAME if r.get(f) != s.get(f)]
     if same:
         return "its records in the two runs differ in %s" % ", ".join(same)
-    if r.get("old_pp", 0) & ~s.get("old_pp", 0) or r.get("old_pp") == s.get("old_pp"):
+    own, kernel = r.get("old_pp", 0), s.get("old_pp", 0)
+    if own & ~kernel or own == kernel:
         return "BPF's run did not start the exec with fewer capabilities"
-    if any(r.get(f, 0) & ~s.get(f, 0) for f in CRED_FIELDS.values()):
-        return "BPF's own run predicted more than the shadow run"
+    if (kernel & ~own) & r.get("live_old_pp", 0):
+        return "BPF's ceiling took capabilities its live pP held: the ceiling narrowed too far"
+    if (r.get("pp"), r.get("pe"), r.get("pa")) != (s.get("pp", 0) & own,
+                                                   s.get("pe", 0) & s.get("pp", 0) & own,
+                                                   s.get("pa")):
+        return "BPF's own run predicted other than the shadow prediction within its old pP"
     return None
 
 

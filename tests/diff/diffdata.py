@@ -146,8 +146,8 @@ def check_event_set(events, meta, what):
 def read_dumps(run, names):
     """Who dumped the maps, from diff.sh's pid files: [(pid, after, count)].
     A line "PID" is the dump after the last event (after None); a line
-    "PID AFTER COUNT" a drain the workload ran after the event named AFTER
-    (the first word of its name), which wrote COUNT records (ring_drain.h)."""
+    "PID random#N COUNT" a drain the workload ran after random event N,
+    which wrote COUNT records (ring_drain.h)."""
     dumps = []
     for n in names:
         text = read_text(os.path.join(run, n), "dumper pid file")
@@ -168,6 +168,24 @@ def read_dumps(run, names):
 def final_dumpers(dumps):
     """The pids that dumped the maps after the last event"""
     return {pid for pid, after, _ in dumps if after is None}
+
+
+def check_drains(dumps, meta, what):
+    """The drains a pid file names are those --drain-every asked for, in
+    order, and one dump follows them: a list of what is wrong."""
+    every, events = meta.get("drain_every"), meta.get("events")
+    want = []
+    if every and isinstance(events, int) and not meta.get("only"):
+        want = ["random#%d" % (n - 1) for n in range(every, events, every)]
+    got = [after for _, after, _ in dumps if after is not None]
+    errors = []
+    if got != want:
+        errors.append("%s: drains after %s, where --drain-every %s asked for %s" % (
+            what, got[:3] or "no event", every, want[:3] or "none"))
+    if [after for _, after, _ in dumps][-1:] != [None] or \
+            sum(after is None for _, after, _ in dumps) != 1:
+        errors.append("%s: not one dump after the drains" % what)
+    return errors
 
 
 def drain_counts(dumps):
@@ -261,7 +279,8 @@ class Windows:
         if len(self.marks) != len(events):
             raise HarnessError("%s: %d event markers in the BPF map for %d events: the run is "
                                "incomplete or records were lost" % (what, len(self.marks), len(events)))
-        index = {ev["name"].split(":")[0]: i for i, ev in enumerate(events)}
+        index = {ev["name"].split(":")[0]: i for i, ev in enumerate(events)
+                 if ev["name"].startswith("random#")}
         self.dumpers = {}       # (pid, event index) -> "dumper" | "drain"
         for pid, after, _ in dumps:
             if after is not None and after not in index:

@@ -297,6 +297,7 @@ class Crafted:
             self.shadow.exec_event("random#%d: exec /tmp/fc/plain uid 0" % n, None, uid=0, euid=0,
                                    suid=0, pp=FULL, pe=FULL)
             if n == drain_after:        # the workload drains both rings (ring_drain.h)
+                self.meta["drain_every"] = n + 1
                 self.drains = {"shadow-bpfdump.pid": "9100 random#%d 40\n" % n,
                                "shadow-kdump.pid": "9101 random#%d 41\n" % n}
                 for pid in (9100, 9101):
@@ -707,8 +708,9 @@ def main():
     # run never got; its last, traced exec keeps pP' within the old pP
     shadow_rec = {"hook": ex, "pid": 67, "ret": 0, "form": 1, "legacy": 1, "tag": V1,
                   "fe": RAW, "fp": RAW, "fi": 0, "uid": U, "euid": U, "unsafe": 6,
-                  "secureexec": 1, "bset": FULL, "old_pp": RAW, "pp": RAW, "pe": RAW, "pa": 0}
-    own_rec = dict(shadow_rec, pid=69, old_pp=0, pp=0, pe=0)
+                  "secureexec": 1, "bset": FULL, "old_pp": RAW, "pp": RAW, "pe": RAW, "pa": 0,
+                  "live_old_pp": RAW}
+    own_rec = dict(shadow_rec, pid=69, old_pp=0, pp=0, pe=0, live_old_pp=0)
     kern = {"kind": "exec", "pid": 88, "Eff": RAW, "Prm": RAW, "Amb": 0, "steps": "trace=0"}
     bpf = dict(kern, pid=69, Eff=0, Prm=0)
     for desc, change, want in (
@@ -722,17 +724,31 @@ def main():
              {"own": {"old_pp": KILL}}, None),
             ("chain: not when BPF's own prediction exceeds the shadow one",
              {"own": {"pp": RAW | KILL}}, None),
+            ("chain: not when BPF's own prediction falls below the shadow one within its old pP",
+             {"own": {"old_pp": KILL, "live_old_pp": KILL}, "shadow": {"old_pp": RAW | KILL,
+                                                                       "pp": RAW | KILL}},
+             None),
+            ("chain: the same with the prediction the shadow one within the old pP: excused",
+             {"own": {"old_pp": KILL, "live_old_pp": KILL, "pp": KILL},
+              "shadow": {"old_pp": RAW | KILL, "pp": RAW | KILL}, "kern": {"Prm": RAW | KILL}},
+             "swap-chain-drift"),
+            ("chain: not when BPF's ceiling took what its live pP held (a ceiling too tight)",
+             {"own": {"live_old_pp": RAW}}, None),
+            ("chain: not when the two records of the exec name other inodes",
+             {"own": {"ino": 99}}, None),
+            ("chain: not when the two records' inheritable sets differ",
+             {"own": {"pi": RAW}}, None),
             ("chain: not when the two records of the exec name other files",
              {"own": {"fp": KILL}}, None),
             ("chain: not for a single exec (no steps)",
              {"kern": {"steps": None}, "bpf": {"steps": None}}, None),
-            ("chain: not without the shadow record", {"shadow": None}, None)):
+            ("chain: not without the shadow record", {"shadow": "none"}, None)):
         if not tap.selected(desc):
             continue
         k = {f: v for f, v in dict(kern, **change.get("kern", {})).items() if v is not None}
         b = {f: v for f, v in dict(bpf, **change.get("bpf", {})).items() if v is not None}
         r = dict(own_rec, **change.get("own", {}))
-        sh = None if "shadow" in change else shadow_rec
+        sh = None if change.get("shadow") == "none" else dict(shadow_rec, **change.get("shadow", {}))
         diff = sorted(f for f in ("Eff", "Prm") if k.get(f) != b.get(f))
         got = comparison.excuse("exec", diff, k, b, [(1, r)], set(), sh)[0]
         tap.result(got == want, desc, [] if got == want else ["got %r" % got])
@@ -770,6 +786,12 @@ def check_drains():
     check("a drain after an event the workload did not report exits 2", mutate(
         lambda c: c.drains.update({"shadow-kdump.pid": "9101 random#9 41\n"}),
         which="shadow", nrandom=4, drain_after=1), 2, "a drain after 'random#9'")
+    check("drains other than --drain-every asked for exit 2", mutate(
+        lambda c: c.meta.update(drain_every=3), which="shadow", nrandom=4, drain_after=1), 2,
+        "drains after ['random#1'], where --drain-every 3 asked for ['random#2']")
+    check("a drain after a catalogue event exits 2", mutate(
+        lambda c: c.drains.update({"shadow-kdump.pid": "9101 exec 41\n"}),
+        which="shadow", nrandom=4, drain_after=1), 2, "a drain after 'exec'")
     check("a malformed drain line exits 2", mutate(
         lambda c: c.drains.update({"shadow-kdump.pid": "9101 random#1\n"}),
         which="shadow", nrandom=4, drain_after=1), 2, "dumper pid file shadow-kdump.pid holds")

@@ -132,6 +132,11 @@ check "... a signal the rule refuses is refused (EPERM, decided without a record
 	eperm runas 1000 unshare -r kill -0 $t
 step "mode shadow again" fcapsctl mode shadow
 kill $t; wait $t 2>/dev/null
+# a dump that cannot be written frees nothing (a long differential drains
+# the rings midway: a full results disk must not lose records)
+check "decisions --clear to a full device fails" \
+	sh -c '! fcapsctl decisions --json --clear --map decisions > /dev/full 2>/dev/null'
+check_out "... and frees no slot: the ring is still full" "65536" fill
 check "decisions --clear frees them" sh -c 'fcapsctl decisions --clear > /dev/null'
 /tmp/p kill $$ 0 > /dev/null
 check_out "... and the next signal is recorded again" "1" \

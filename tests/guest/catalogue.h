@@ -841,10 +841,16 @@ static const char *const reduced_rows[] = {
 	/* swap-ptrace-narrowed: seeds 11 and 12 of a 16-seed campaign, a
 	 * root target a legacy file narrowed within the tracer's pP */
 	"caps ptrace /tmp/fc/v1_raw_ep by uid 0: /tmp/fc/plain --securebits 1 exec /mnt/v2_raw",
-	/* swap-chain-drift: seed 3's random#8317 at 10,000 events, by hand;
-	 * the kernel path keeps CAP_NET_RAW through v3_high, BPF's run not */
+	/* swap-chain-drift: reduced by hand from seed 3's random#8317 at
+	 * 10,000 events (a setuid root's chain under no_new_privs instead of
+	 * its namespace and traced execs): the kernel path holds CAP_NET_RAW
+	 * at the last exec, BPF's run not, so their predictions part */
 	"chain uid 1000: /tmp/fc/suid_plain --nnp exec /tmp/fc/v1_raw_ep exec /tmp/fc/v3_high "
 	"exec /tmp/fc/v1_raw_ep",
+	/* CEILING_TIGHT: a capped root (pE empty, pP not) whose next exec
+	 * keeps pP' within the old pP: a ceiling that narrows the old pP too
+	 * far looks like swap-chain-drift but for BPF's live pP */
+	"chain uid 0: /tmp/fc/v1_p_only --nnp exec /tmp/fc/v1_raw_ep",
 };
 
 static inline const struct fixture *fixture(const char *path)
