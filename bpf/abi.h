@@ -246,6 +246,11 @@ enum fcaps_guard_op {
  * a record's securebits */
 #define FCAPS_SECURE_NOROOT	0
 
+/* The kernel's LSM_UNSAFE_* (include/linux/security.h): their bits in an
+ * exec record's unsafe */
+#define FCAPS_UNSAFE_PTRACE	2
+#define FCAPS_UNSAFE_NO_NEW_PRIVS	4
+
 /* What an integrity record (FCAPS_HOOK_INTEGRITY) refused: SEMANTICS 7 */
 enum fcaps_integrity_op {
 	FCAPS_OP_BPF = 1,		/* a bpf() command (arg: the command) */

@@ -729,13 +729,19 @@ def main():
                                                                        "pp": RAW | KILL}},
              None),
             ("chain: the same with the prediction the shadow one within the old pP: excused",
-             {"own": {"old_pp": KILL, "live_old_pp": KILL, "pp": KILL},
-              "shadow": {"old_pp": RAW | KILL, "pp": RAW | KILL}, "kern": {"Prm": RAW | KILL}},
-             "swap-chain-drift"),
+             {"own": {"old_pp": KILL, "live_old_pp": KILL, "pp": KILL, "fp": RAW | KILL},
+              "shadow": {"old_pp": RAW | KILL, "pp": RAW | KILL, "fp": RAW | KILL},
+              "kern": {"Prm": RAW | KILL}}, "swap-chain-drift"),
+            ("chain: not when BPF's run downgraded an exec no downgrade applies to (not unsafe)",
+             {"own": {"unsafe": 0}, "shadow": {"unsafe": 0}}, None),
+            ("chain: a traced exec alone may go either way (its tracer's CAP_SYS_PTRACE): excused",
+             {"own": {"unsafe": 2}, "shadow": {"unsafe": 2}}, "swap-chain-drift"),
             ("chain: not when BPF's ceiling took what its live pP held (a ceiling too tight)",
              {"own": {"live_old_pp": RAW}}, None),
-            ("chain: not when the two records of the exec name other inodes",
-             {"own": {"ino": 99}}, None),
+            ("chain: not when the record lacks live_old_pp (an older build)",
+             {"own": {"live_old_pp": None}}, None),
+            ("chain: the inode may differ (each phase makes its files anew)",
+             {"own": {"ino": 99}}, "swap-chain-drift"),
             ("chain: not when the two records' inheritable sets differ",
              {"own": {"pi": RAW}}, None),
             ("chain: not when the two records of the exec name other files",
@@ -747,7 +753,7 @@ def main():
             continue
         k = {f: v for f, v in dict(kern, **change.get("kern", {})).items() if v is not None}
         b = {f: v for f, v in dict(bpf, **change.get("bpf", {})).items() if v is not None}
-        r = dict(own_rec, **change.get("own", {}))
+        r = {f: v for f, v in dict(own_rec, **change.get("own", {})).items() if v is not None}
         sh = None if change.get("shadow") == "none" else dict(shadow_rec, **change.get("shadow", {}))
         diff = sorted(f for f in ("Eff", "Prm") if k.get(f) != b.get(f))
         got = comparison.excuse("exec", diff, k, b, [(1, r)], set(), sh)[0]

@@ -48,6 +48,7 @@ int main(void)
 	NUM("GUARD_EMPTY", FCAPS_GUARD_EMPTY);
 	/* the kernel's, as the records hold them (include/uapi/linux/securebits.h) */
 	NUM("SECBIT_NOROOT", 1 << FCAPS_SECURE_NOROOT);
+	NUM("UNSAFE_PTRACE", FCAPS_UNSAFE_PTRACE);
 	/* the system's, which the records and the workload's lines hold */
 	NUM("EPERM", EPERM);
 	NUM("SIGUSR1", SIGUSR1);
