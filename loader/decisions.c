@@ -181,9 +181,10 @@ static int print_map(const char *map, int how, int clear)
 			printed[i] = d.seq;
 	}
 	/* a record is freed only once it is out: a full disk loses none */
-	if (fflush(stdout) || ferror(stdout)) {
+	err = fflush(stdout) ? errno : 0;
+	if (err || ferror(stdout)) {
 		rc = p_err("decisions", "writing the records of %s: %s; no slot freed", map,
-			   strerror(errno));
+			   err ? strerror(err) : "a write failed");
 		goto out;
 	}
 	for (__u32 i = 0; printed && i < FCAPS_MAX_DECISIONS; i++)

@@ -1261,6 +1261,7 @@ int main(int argc, char **argv)
 		{ 0 }
 	};
 	__u64 seed = 1;
+	char *end;
 	long events = 0;
 	int c, catalogue = 1, only_given = 0;
 
@@ -1301,8 +1302,8 @@ int main(int argc, char **argv)
 			hang = optarg;
 			break;
 		case 'D':
-			drain_every = strtol(optarg, NULL, 0);
-			if (drain_every <= 0) {
+			drain_every = strtol(optarg, &end, 10);
+			if (*end || drain_every <= 0) {
 				fprintf(stderr, "workload: --drain-every wants a positive count\n");
 				return 2;
 			}
