@@ -212,7 +212,7 @@ def shadow(run, rep):
     for i, ev in enumerate(events):
         if ev["kind"] == "xattr":
             observe_xattr(ev, win.records(i, "bpf"), rep)
-        observe(ev, win.records(i, "kernel"), win.workload, rep)
+        observe(ev, win.records(i, "kernel"), win.own(i), rep)
     if not rep.meta.get("only"):
         hits = coverage.classify(win)
         nrandom = sum(e["name"].startswith("random#") for e in events)
@@ -407,7 +407,7 @@ def swap(run, rep):
         b, kind = bev[i], k["kind"]
         item = {"key": k["name"], "event": k["name"], "scenario": k["name"], "kernel": k, "bpf": b}
         diff = sorted(f for f in set(k) | set(b) if f not in SWAP_SKIP and k.get(f) != b.get(f))
-        rule, how = excuse(kind, diff, k, b, win.records(i, "bpf"), win.workload,
+        rule, how = excuse(kind, diff, k, b, win.records(i, "bpf"), win.own(i),
                            rep.shadow_exec.get(k["name"]))
         if hung(k, "kernel") or hung(b, "BPF"):
             rule, how = None, hung(k, "kernel") or hung(b, "BPF")

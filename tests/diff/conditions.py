@@ -152,7 +152,7 @@ def _records(win):
                 yield rule, ev, ev, rnd
         for side in ("kernel", "bpf"):
             for q, r in win.records(i, side):
-                if q in win.marks or r["pid"] in win.workload:
+                if win.is_mark(q) or r["pid"] in win.own(i):
                     continue
                 if side == "bpf":
                     continue

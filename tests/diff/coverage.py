@@ -138,7 +138,7 @@ def classify(win):
         main = last_exec(recs, ev.get("pid")) if ev["kind"] == "exec" else None
         col = "random" if ev["name"].startswith("random#") else "catalogue"
         for q, r in recs:
-            if q in win.marks or r["pid"] in win.workload:
+            if win.is_mark(q) or r["pid"] in win.own(i):
                 continue
             if r["hook"] == EXEC:
                 found = exec_branches(r, ev, r is main)

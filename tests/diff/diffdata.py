@@ -273,9 +273,15 @@ class Windows:
     def __init__(self, events, bpf, kern, dumps, what):
         self.events = events
         # the events' own processes, and the runner that forks them
-        self.workload = {ev["workload"] for ev in events} | \
-            {ev["runner"] for ev in events if isinstance(ev.get("runner"), int)}
-        self.marks = sorted(q for q, r in bpf.items() if is_marker(r, self.workload))
+        # each event's marker, in order: its own process's signal 0 to
+        # itself (a long run reuses every pid many times over, so that a
+        # set of all the events' pids would hold nearly any pid)
+        self.marks = []
+        for q in sorted(bpf):
+            k = len(self.marks)
+            if k < len(events) and is_marker(bpf[q], (events[k]["workload"],)):
+                self.marks.append(q)
+        self.mark_set = frozenset(self.marks)     # a list's "in" is a walk
         if len(self.marks) != len(events):
             raise HarnessError("%s: %d event markers in the BPF map for %d events: the run is "
                                "incomplete or records were lost" % (what, len(self.marks), len(events)))
@@ -299,11 +305,21 @@ class Windows:
         i = bisect.bisect_right(self.marks, seq) - 1
         return i if i >= 0 else None
 
+    def own(self, i):
+        """The pids of event @i's own process and of the runner that forks
+        it: the harness's, whose kills start and reap the event"""
+        ev = self.events[i]
+        return {ev["workload"]} | ({ev["runner"]} if isinstance(ev.get("runner"), int) else set())
+
+    def is_mark(self, seq):
+        """Whether @seq is an event's marker"""
+        return seq in self.mark_set
+
     def role(self, seq):
         """("marker"|"event"|"setup"|"dumper"|"drain", event index or None)"""
         rec = self.recs["bpf"].get(seq) or self.recs["kernel"].get(seq)
         i = self.index(seq)
-        if seq in self.marks:
+        if self.is_mark(seq):
             return "marker", i
         harness = self.dumpers.get((rec["pid"], i))
         if harness:
@@ -317,18 +333,18 @@ class Windows:
 
     def matches(self, rec, ev):
         """Whether a record can belong to the event it falls in."""
-        pids, hook = event_pids(ev), rec["hook"]
+        pids, hook, own = event_pids(ev), rec["hook"], {ev["workload"], ev.get("runner")}
         if ev.get("hang"):       # its processes never reported their pids
             return True
         if hook == EXEC:
             return rec["pid"] in pids
         if hook == KILL and ev["kind"] == "caps":   # a tracer's SIGCONT, the target's end
-            return rec["pid"] in pids or rec["pid"] in self.workload
+            return rec["pid"] in pids or rec["pid"] in own
         if hook == XATTR_GUARD:  # an xattr event's write (and its set-up), the battery's
-            return (ev["kind"] == "xattr" and (rec["pid"] in pids or rec["pid"] in self.workload)) \
+            return (ev["kind"] == "xattr" and (rec["pid"] in pids or rec["pid"] in own)) \
                 or (ev["kind"] == "exec" and "bat_setfcap" in ev and rec["pid"] in pids)
         if hook == KILL:
-            return (rec["pid"] in pids or rec["pid"] in self.workload or
+            return (rec["pid"] in pids or rec["pid"] in own or
                     (ev["kind"] == "sigchld" and rec.get("target") in pids))
         if hook in SCHED_HOOKS:  # an exec event's battery renices itself
             return rec["pid"] in pids and (ev["kind"] == "sched" or
@@ -344,7 +360,7 @@ class Windows:
         for i, ev in enumerate(self.events):
             for side in ("bpf", "kernel"):
                 for q, r in self.records(i, side):
-                    if q not in self.marks and not self.matches(r, ev):
+                    if not self.is_mark(q) and not self.matches(r, ev):
                         pids = sorted(event_pids(ev))
                         errors.append("%s: %s record seq %d (%s, pid %d) does not belong to its "
                                       "event %r (its pids %s%s)" % (
