@@ -96,7 +96,10 @@ def exec_branches(r, ev, main):
                 and bset & ~pp:
             b.add("exec/root-gets-fewer")
     if ret == 0 and _g(r, "secureexec"):
-        if _g(r, "setid"):
+        # setid: the new ids differ, or the exec changed them (an unsafe
+        # exec's ids fall back to the real ones, which the record holds)
+        if _g(r, "setid") or (_g(r, "euid"), _g(r, "egid")) != (_g(r, "old_euid"),
+                                                               _g(r, "old_egid")):
             b.add("exec/at-secure-setid")
         elif legacy and _g(r, "uid") != 0:
             b.add("exec/at-secure-fE" if fe else "exec/at-secure-fP" if fp else
