@@ -29,6 +29,11 @@ check_out "uid 1000 cannot kill it (the rule)" "-1" sh -c "runas 1000 /usr/local
 check_out "uid 1000 lowers its RLIMIT_NOFILE: EPERM" "prlimit: EPERM" runas 1000 $T prlimit $t
 check_out "uid 1000 reads its limits: allowed" "prlimit-read: ok" runas 1000 $T prlimit-read $t
 check_out "uid 1000 aims SIGKILL at it with F_SETOWN: dropped" "sigio: dropped" runas 1000 $T sigio $t 9
+# the sender is the owner at the last F_SETOWN, not the writer nor the opener
+check_out "root aims it, then a uid 1000 child aims it again; root writes: dropped" \
+	"sigio-owner: dropped" $T sigio-owner $t 9 1000
+check_out "root aims it; a uid 1000 child writes: delivered (root holds CAP_KILL)" \
+	"sigio-writer: delivered" $T sigio-writer $t 9 1000
 stop
 start /usr/local/bin/fcaps_probe
 check_out "an uncapped uid 1000 target: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcaps_tamper [--nocaps] OP ARG...: one attempt on the state of BPF
- * enforcement or on another process, by whoever runs it (a capped root
+ * fcaps_tamper [--nocaps] [--userns] OP ARG...: one attempt on the state of
+ * BPF enforcement or on another process, by whoever runs it (a capped root
  * runs a capped copy; --nocaps empties every capability set first, as a
- * root that dropped them), for the guest tests of SEMANTICS 3 and 7. Prints "OP: ok" or
+ * root that dropped them; --userns enters a new user namespace first, with
+ * no id map and no exec: still kuid 0, every capability there), for the
+ * guest tests of SEMANTICS 3 and 7. Prints "OP: ok" or
  * "OP: ERRNO" (the name) for the step that decides, and exits 0; 2 for a
  * usage error, 3 when the setup around the attempt failed.
  *
  *   map-read PIN          read slot 0 of an array map
  *   map-update PIN        rewrite slot 0 of an array map with its own value
+ *   fork-map-update PIN   the same by a child forked after the map was got
+ *   thread-map-update PIN the same after a thread of ours came and went
  *   map-delete PIN        delete an absent key of a hash map (ENOENT if let)
  *   map-freeze PIN        freeze a map
  *   mmap-write PIN        map an mmapable map writable (nothing written)
@@ -21,12 +25,21 @@
  *   link-update PIN       update a pinned link to a program of our own
  *   link-hold PIN S       hold a descriptor of a pinned link for S seconds
  *   write FILE TEXT       open FILE for writing and write TEXT
+ *   unlink PATH           unlink PATH
+ *   read FILE             open FILE for reading and read from it
+ *   personality HEX PROG ARG...  set the personality HEX, exec PROG ARG...
+ *   personality-get       print this process's personality (hex)
  *   modreq                ask the kernel for a module (a socket of a family
  *                         it lacks), which runs kernel.modprobe
  *   prlimit PID           lower PID's RLIMIT_NOFILE soft limit by one
  *   prlimit-read PID      read PID's RLIMIT_NOFILE
  *   sigio PID SIG         aim SIG at PID with F_SETOWN on a pipe, write it:
  *                         "delivered" if PID died of it, else "dropped"
+ *   sigio-owner PID SIG UID   the same, but after this process aims it, a
+ *                         child that became UID aims it again and exits:
+ *                         the owner is the child, the writer this process
+ *   sigio-writer PID SIG UID  this process aims it, a child that became
+ *                         UID writes the pipe
  *   trace PID             trace PID (PTRACE_SEIZE) until it exits, passing
  *                         its signals on
  *   traceme PROG ARG...   fork; the child execs PROG ARG..., which calls
@@ -39,11 +52,14 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/personality.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
 #include <sys/ptrace.h>
@@ -85,17 +101,48 @@ static int map_info(int fd, struct bpf_map_info *info)
 	return bpf_obj_get_info_by_fd(fd, info, &len);
 }
 
-static int map_update(const char *pin)
+/* The result of @child, which printed it: its exit status */
+static int child_result(pid_t child)
 {
+	int status;
+
+	if (child < 0)
+		return setup_failed("fork");
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return setup_failed("the child");
+	return WEXITSTATUS(status);
+}
+
+static void *thread_exits(void *arg)
+{
+	return arg;
+}
+
+/* @in_child: the descriptor is got here, the update made by a child, which
+ * inherits the descriptor table as a copy; @after_thread: by this process
+ * after a thread that shared its table ended */
+static int map_update(const char *pin, int in_child, int after_thread)
+{
+	pthread_t thread;
 	struct bpf_map_info info;
 	int fd = pinned(pin);
 	__u32 zero = 0;
 	void *value;
+	pid_t child;
 
 	if (map_info(fd, &info) || !(value = calloc(1, info.value_size)))
 		return setup_failed("map info");
 	if (bpf_map_lookup_elem(fd, &zero, value))
 		return setup_failed("reading slot 0");
+	if (in_child) {
+		fflush(stdout);
+		child = fork();
+		if (child)
+			return child_result(child);
+	}
+	if (after_thread && (pthread_create(&thread, NULL, thread_exits, NULL) ||
+			     pthread_join(thread, NULL)))
+		return setup_failed("a thread");
 	return result(bpf_map_update_elem(fd, &zero, value, BPF_ANY) ? errno : 0);
 }
 
@@ -202,6 +249,16 @@ static int write_file(const char *file, const char *text)
 	return result(write(fd, text, strlen(text)) < 0 ? errno : 0);
 }
 
+static int read_file(const char *file)
+{
+	char buf[64];
+	int fd = open(file, O_RDONLY);
+
+	if (fd < 0)
+		return result(errno);
+	return result(read(fd, buf, sizeof(buf)) < 0 ? errno : 0);
+}
+
 static int lower_limit(pid_t pid, int write)
 {
 	struct rlimit old, new;
@@ -241,6 +298,48 @@ static int sigio(pid_t pid, int sig)
 	    fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK))
 		return setup_failed("the pipe's owner");
 	if (write(p[1], "x", 1) != 1)
+		return setup_failed("writing the pipe");
+	for (int i = 0; i < 20 && !dead(pid); i++)
+		usleep(50000);
+	printf("%s: %s\n", op, dead(pid) ? "delivered" : "dropped");
+	return 0;
+}
+
+/* A child that becomes @uid, then runs @fn on the pipe @p */
+static int as_uid(uid_t uid, int (*fn)(int *p, pid_t pid, int sig), int *p, pid_t pid, int sig)
+{
+	pid_t child = fork();
+	int status;
+
+	if (!child)
+		_exit(setresgid(uid, uid, uid) || setresuid(uid, uid, uid) || fn(p, pid, sig));
+	return child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+	       WEXITSTATUS(status);
+}
+
+static int aim(int *p, pid_t pid, int sig)
+{
+	return fcntl(p[0], F_SETOWN, pid) || fcntl(p[0], F_SETSIG, sig) ||
+	       fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK);
+}
+
+static int raise_io(int *p, pid_t pid __attribute__((unused)),
+		    int sig __attribute__((unused)))
+{
+	return write(p[1], "x", 1) != 1;
+}
+
+/* SIGIO whose owner and writer differ: @child_owns, a child that became
+ * @uid aims it again after this process; else the child writes */
+static int sigio_split(pid_t pid, int sig, uid_t uid, int child_owns)
+{
+	int p[2];
+
+	if (pipe(p) || aim(p, pid, sig))
+		return setup_failed("the pipe's owner");
+	if (as_uid(uid, child_owns ? aim : raise_io, p, pid, sig))
+		return setup_failed("the child");
+	if (child_owns && raise_io(p, pid, sig))
 		return setup_failed("writing the pipe");
 	for (int i = 0; i < 20 && !dead(pid); i++)
 		usleep(50000);
@@ -355,11 +454,23 @@ int main(int argc, char **argv)
 		argv++;
 		argc--;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--userns")) {
+		if (unshare(CLONE_NEWUSER)) {
+			perror("fcaps_tamper: unshare(CLONE_NEWUSER)");
+			return 3;
+		}
+		argv++;
+		argc--;
+	}
 	if (argc < 2)
 		goto usage;
 	op = argv[1];
 	if (!strcmp(op, "prog-load"))
 		return prog_load();
+	if (!strcmp(op, "personality-get")) {
+		printf("%s: %08x\n", op, personality(0xffffffff));
+		return 0;
+	}
 	if (!strcmp(op, "traceme-self"))
 		return ptrace(PTRACE_TRACEME, 0, NULL, NULL) ? 100 + errno : 0;
 	/* AF_VSOCK, not built: request_module("net-pf-40") */
@@ -369,8 +480,10 @@ int main(int argc, char **argv)
 		goto usage;
 	if (!strcmp(op, "map-read"))
 		return map_read(argv[2]);
-	if (!strcmp(op, "map-update"))
-		return map_update(argv[2]);
+	if (!strcmp(op, "map-update") || !strcmp(op, "fork-map-update") ||
+	    !strcmp(op, "thread-map-update"))
+		return map_update(argv[2], !strcmp(op, "fork-map-update"),
+				  !strcmp(op, "thread-map-update"));
 	if (!strcmp(op, "map-delete"))
 		return map_delete(argv[2]);
 	if (!strcmp(op, "map-freeze"))
@@ -396,6 +509,19 @@ int main(int argc, char **argv)
 		return link_op(argv[2], !strcmp(op, "link-update"));
 	if (!strcmp(op, "write") && argc == 4)
 		return write_file(argv[2], argv[3]);
+	if (!strcmp(op, "read"))
+		return read_file(argv[2]);
+	if (!strcmp(op, "personality") && argc >= 4) {
+		if (personality(strtoul(argv[2], NULL, 16)) < 0)
+			return setup_failed("personality");
+		execv(argv[3], argv + 3);
+		return setup_failed("exec");
+	}
+	if (!strcmp(op, "unlink"))
+		return result(unlink(argv[2]) ? errno : 0);
+	if ((!strcmp(op, "sigio-owner") || !strcmp(op, "sigio-writer")) && argc == 5)
+		return sigio_split(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
+				   !strcmp(op, "sigio-owner"));
 	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read"))
 		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit"));
 	if (!strcmp(op, "sigio") && argc == 4)

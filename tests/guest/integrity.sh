@@ -26,6 +26,11 @@ for a in hostname rm mv mkdir ln chmod mount unshare sh cat; do ln -s $C/busybox
 cap_copy /usr/local/bin/fcapsctl fcapsctl
 cap_copy /usr/local/bin/fcaps_tamper tamper
 cap_copy /usr/local/bin/fcaps_tamper tamper_bpf 'cap_net_raw,cap_bpf,cap_perfmon+ep'
+cap_copy /usr/local/bin/fcaps_tamper tamper_admin 'cap_net_raw,cap_sys_admin+ep'
+cap_copy /usr/local/bin/fcaps_tamper tamper_module 'cap_net_raw,cap_sys_module+ep'
+cap_copy /usr/local/bin/fcaps_tamper tamper_sub 'cap_net_raw+ep cap_net_bind_service+p'
+cap_copy /usr/local/bin/fcaps_tamper tamper_super 'cap_net_raw,cap_net_bind_service+ep'
+cap_copy /bin/busybox busybox_super 'cap_net_raw,cap_net_bind_service+ep'
 cap_copy /usr/sbin/bpftool bpftool
 cap_copy /usr/bin/setfattr setfattr
 mount -o ro /dev/vda /mnt
@@ -86,6 +91,21 @@ bpf_attacks() {
 		"write: EPERM" $C/tamper write /sys/kernel/debug/kprobes/enabled 0
 	check_out "capped: kernel.modprobe: EPERM" \
 		"write: EPERM" $C/tamper write /proc/sys/kernel/modprobe /tmp/evil
+	# in a user namespace of its own (no id map, no exec) it is still kuid
+	# 0, the owner of the pins and the knobs, with every capability there
+	# and none in the initial namespace
+	for a in "unlink $P/links/fcaps_ceiling_capable" "map-update $P/config" \
+		 "write /proc/sys/kernel/ftrace_enabled 0" "write /proc/sys/kernel/modprobe /tmp/evil"; do
+		check_out "capped, in a user namespace of its own: $a: EPERM" "${a%% *}: EPERM" \
+			$C/tamper --userns $a
+	done
+	# a descriptor's mark follows the table's copy into a child
+	check_out "capped: its child updates the config through the descriptor it got: EPERM" \
+		"fork-map-update: EPERM" $C/tamper fork-map-update $P/config
+	check_out "capped: the same after a thread that shared its descriptors ended: EPERM" \
+		"thread-map-update: EPERM" $C/tamper thread-map-update $P/config
+	check_out "capped with cap_sys_admin: kernel.ftrace_enabled may be written (what changing enforcement asks)" \
+		"write: ok" $C/tamper_admin write /proc/sys/kernel/ftrace_enabled 1
 	check "capped: a second bpffs mount fails, in a user namespace too" sh -c "
 		mkdir -p /tmp/bpf2 && ! $C/bin/mount -t bpf bpf /tmp/bpf2 2>/dev/null &&
 		! $C/bin/unshare -Urm sh -c 'mount -t bpf bpf /tmp/bpf2' 2>/dev/null"
@@ -130,6 +150,18 @@ modprobe_escape() {
 	echo > /proc/sys/kernel/modprobe
 }
 
+# kernel.modprobe asks for CAP_SYS_MODULE, on each path, from the capped
+# sets and in the initial namespace
+modprobe_cap() {
+	check_out "capped with cap_sys_admin but not cap_sys_module: kernel.modprobe: EPERM" \
+		"write: EPERM" $C/tamper_admin write /proc/sys/kernel/modprobe /tmp/evil
+	check_out "capped with cap_sys_module: kernel.modprobe may be written" \
+		"write: ok" $C/tamper_module write /proc/sys/kernel/modprobe /tmp/evil
+	echo > /proc/sys/kernel/modprobe
+	check_out "uncapped root in a user namespace of its own: kernel.modprobe: EPERM" \
+		"write: EPERM" $T --userns write /proc/sys/kernel/modprobe /tmp/evil
+}
+
 # Every check that reads a capability reads the capped sets: the xattr
 # guard (an empty value and a removal need CAP_SETFCAP, SEMANTICS 6)
 guard() {
@@ -169,6 +201,21 @@ tracing() {
 		"traceme: EPERM" $C/tamper traceme $T traceme-self
 	check_out "... by a child capped the same: allowed" \
 		"traceme: ok" $C/tamper traceme $C/tamper traceme-self
+	# /proc/PID/mem and environ ask with the caller's fs credentials
+	# (PTRACE_MODE_FSCREDS), where 6.1 compares the effective set
+	sleep 30 &
+	r=$!
+	$C/busybox_super sleep 30 &
+	s=$!
+	sleep 0.2
+	check_out "a capped root opens an uncapped root process's /proc/PID/mem for writing: EACCES" \
+		"write: EACCES" $C/tamper write /proc/$r/mem x
+	check_out "capped root, pE raw, pP raw+bind: the environ of a root process capped to raw+bind: EACCES (pE decides)" \
+		"read: EACCES" $C/tamper_sub read /proc/$s/environ
+	check_out "... capped to raw+bind in pE too: allowed" \
+		"read: ok" $C/tamper_super read /proc/$s/environ
+	kill $r $s
+	wait $r $s 2>/dev/null
 }
 
 # What a capped root keeps on both paths (SEMANTICS 7): uid 0 owns root's
@@ -225,6 +272,7 @@ bpf|both)
 	[ "$mode" = both ] && shadow_attacks
 	check_out "enforce: a capped root writes kernel.modprobe and asks for a module: no helper runs" \
 		"no helper ran" modprobe_escape
+	modprobe_cap
 	tracing
 	limitations
 	step "uncapped root unloads" fcapsctl unload
@@ -235,10 +283,15 @@ kernel)
 	for s in exec kill nosuid_ignore; do
 		check_out "capped: kernel.fcaps.$s: EPERM" "write: EPERM" \
 			$C/tamper write /proc/sys/kernel/fcaps/$s 0
+		check_out "uncapped root in a user namespace of its own: kernel.fcaps.$s: EPERM" \
+			"write: EPERM" $T --userns write /proc/sys/kernel/fcaps/$s 0
 	done
+	check_out "capped with cap_sys_admin: kernel.fcaps.exec may be written" "write: ok" \
+		$C/tamper_admin write /proc/sys/kernel/fcaps/exec 1
 	check_out "capped: kernel.modprobe: EPERM (CAP_SYS_MODULE)" "write: EPERM" \
 		$C/tamper write /proc/sys/kernel/modprobe /tmp/evil
 	check_out "... so asking for a module runs nothing" "no helper ran" modprobe_escape
+	modprobe_cap
 	guard
 	check_out "uncapped root may write kernel.modprobe" "write: ok" \
 		$T write /proc/sys/kernel/modprobe /tmp/evil
