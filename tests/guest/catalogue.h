@@ -497,6 +497,10 @@ static const struct exec_row exec_rows[] = {
 	{ "chain: capped tracer traces root's exec of a raw+bind file: downgraded to raw",
 	  FC "v1_super", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 0,
 	  .chain = CHAIN(FC "v1_raw_ep", "trace") },
+	/* the downgrade's id fallback asks the capped sets for CAP_SETUID */
+	{ "chain: capped tracer traces a capped root's exec of a setuid-1000 v1 file: euid falls "
+	  "back to 0 (no cap_setuid)", FC "suid_u_v1", { 0 }, {}, 0, 0, RAW, RAW, 0, 0, 1,
+	  .chain = CHAIN(FC "v1_raw_ep", "trace") },
 	{ "chain: capped root cannot add cap_sys_admin to pI or pA; exec of a plain file: root",
 	  FC "plain", { 0 }, {}, 0, 0, FULL, FULL, 0, 0, 0,
 	  .chain = CHAIN(FC "v1_raw_ep", "--ambient", "21", "exec") },
@@ -642,10 +646,15 @@ static const struct caps_row caps_rows[] = {
 	  { "ptrace", 0, FC "v1_raw_ep", 0, { 0 }, CHAIN(FC "v1_super") }, 0 },
 	{ "root seizes a capped root process",
 	  { "ptrace", 0, FC "v1_raw_ep", 0, { 0 } }, 0 },
+	/* an attach compares permitted sets, not effective ones */
+	{ "capped root (pE raw, pP raw+bind) seizes a root process capped to raw+bind",
+	  { "ptrace", 0, FC "v1_super", 0, { 0 }, CHAIN(FC "v1_sub") }, 0 },
 	/* an exec that grew pP leaves the process non-dumpable (commit_creds()):
 	 * its own uid then needs CAP_SYS_PTRACE, though its pP is within */
 	{ "uid 1000 (raw+bind) seizes uid 1000 whose raw file grew its pP: EPERM (not dumpable)",
 	  { "ptrace", 0, FC "v1_raw_ep", U, { U }, CHAIN(FC "v1_super") }, EPERM },
+	{ "uid 1000 (raw+bind) seizes uid 1000 whose fP-only file grew its pP: EPERM (not "
+	  "dumpable)", { "ptrace", 0, FC "v1_p_only", U, { U }, CHAIN(FC "v1_super") }, EPERM },
 	{ "uid 1000 (raw+bind) seizes uid 1000 running a plain file",
 	  { "ptrace", 0, FC "plain", U, { U }, CHAIN(FC "v1_super") }, 0 },
 	/* PTRACE_TRACEME: the child's pP within its parent's, or the parent's
@@ -709,6 +718,11 @@ static const struct pair_row pair_rows[] = {
 	  EPERM },
 	{ "signal 0 to capped uid 1000, kill=0: allowed", FC "v1_raw_ep", U, FC "plain", U,
 	  NULL, 0, { .kill_off = 1 }, 0 },
+	/* no signal is exempt: those a process cannot catch neither */
+	{ "SIGKILL to capped uid 1000: EPERM", FC "v1_raw_ep", U, FC "plain", U, NULL, SIGKILL,
+	  {}, EPERM },
+	{ "SIGSTOP to capped uid 1000: EPERM", FC "v1_raw_ep", U, FC "plain", U, NULL, SIGSTOP,
+	  {}, EPERM },
 	/* kernel.fcaps.kill is section 3's switch: scheduling keeps 6.1's rule */
 	{ "setpriority on capped uid 1000, kill=0: EPERM (the switch is for signals)",
 	  FC "v1_raw_ep", U, FC "plain", U, "nice", 0, { .kill_off = 1 }, EPERM },
@@ -783,6 +797,11 @@ static const struct pair_row pair_rows[] = {
 	  "sigio", 0, { .kill_off = 1 }, 0 },
 	{ "SIGIO aimed from inside unshare -Ur at uncapped uid 1000: dropped", FC "plain", U,
 	  FC "plain", U, "sigio", 0, {}, EPERM, .sender_userns = 1 },
+	{ "SIGIO with CAP_KILL in pP only (pE emptied before F_SETOWN): dropped", FC "v1_raw_ep",
+	  U, FC "v1_kill", U, "sigio", 0, {}, EPERM, .pp_only = 1 },
+	{ "SIGIO to a target in its own unshare -Ur, uid 1000 owner without a superset: "
+	  "delivered (the owner holds CAP_KILL there)", FC "v1_raw_ep", U, FC "plain", U,
+	  "sigio", 0, {}, 0, .target_userns = 1 },
 
 	/* process groups: the hook decides per member */
 	{ "kill(-pgid), a capped and an uncapped member: 0, the capped one survives",
@@ -821,6 +840,8 @@ static const struct pair_row pair_rows[] = {
 	  NULL, SIGTERM, {}, EPERM, .sender_chain = CHAIN(FC "v1_raw_ep") },
 	{ "capped root with cap_kill signals a root process: allowed", FC "plain", 0,
 	  FC "v1_kill", 0, NULL, SIGTERM, {}, 0, .sender_chain = CHAIN(FC "v1_kill") },
+	{ "capped root (raw) aims SIGIO at a root process: dropped", FC "plain", 0,
+	  FC "v1_raw_ep", 0, "sigio", 0, {}, EPERM, .sender_chain = CHAIN(FC "v1_raw_ep") },
 	{ "capped root, no_new_privs, a plain file: still capped, renices root: EPERM",
 	  FC "plain", 0, FC "v1_raw_ep", 0, "nice", 0, {}, EPERM,
 	  .sender_chain = CHAIN(FC "v1_raw_ep", "--nnp", "exec", FC "plain") },

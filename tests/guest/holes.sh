@@ -125,6 +125,17 @@ kernel)
 		fields Prm secure -- runas 1000 /mnt/good_v1 status
 	sysctl -qw kernel.fcaps.nosuid_ignore=0
 	umount /mnt
+	# an exec that grows pP clears what a setid exec clears of the
+	# personality (PER_CLEAR_ON_SETID: ADDR_NO_RANDOMIZE among them)
+	cp /usr/local/bin/fcaps_tamper $H/tamper_raw && fcapsctl setcap $H/tamper_raw 'cap_net_raw+ep'
+	check_out "uid 1000 with ADDR_NO_RANDOMIZE runs a file that grows its pP: the flag cleared" \
+		"personality-get: 00000000" runas 1000 /usr/local/bin/fcaps_tamper personality 40000 \
+		$H/tamper_raw personality-get
+	check_out "... root, whose pP the file narrows: the flag kept" "personality-get: 00040000" \
+		/usr/local/bin/fcaps_tamper personality 40000 $H/tamper_raw personality-get
+	check_out "... uid 1000 running a plain file: the flag kept" "personality-get: 00040000" \
+		runas 1000 /usr/local/bin/fcaps_tamper personality 40000 /usr/local/bin/fcaps_tamper \
+		personality-get
 	;;
 bpf)
 	setfattr -n security.capability -v $V2 $H/capped
@@ -218,6 +229,29 @@ sync)
 		"0 0 2199023255551 2199023255551 0" recx_of decisions runas 1000 unshare -r $H/nssuid status
 	check_out "... as the kernel decides" "0 0 2199023255551 2199023255551 0" \
 		recx_of kdecisions runas 1000 unshare -r $H/nssuid status
+	# ... both ids, not either: a file whose owner or group alone it maps
+	cp /usr/local/bin/fcaps_probe $H/nssuid1 && chown 0:1000 $H/nssuid1 && chmod 4755 $H/nssuid1
+	cp /usr/local/bin/fcaps_probe $H/nssgid0 && chown 1000:0 $H/nssgid0 && chmod 2755 $H/nssgid0
+	for f in nssuid1 nssgid0; do
+		check_out "... $f, whose owner or group alone it maps: no setid either (BPF)" \
+			"0 0 2199023255551 2199023255551 0" recx_of decisions runas 1000 unshare -r $H/$f status
+		check_out "... as the kernel decides" "0 0 2199023255551 2199023255551 0" \
+			recx_of kdecisions runas 1000 unshare -r $H/$f status
+	done
+	# mnt_may_suid(): a mount of another mount namespace, reached through
+	# /proc/PID/root, grants nothing, as nosuid would not
+	rm -f $H/mnt.out
+	unshare -m sh -c "mkdir -p /tmp/mx && mount -t tmpfs mx /tmp/mx &&
+		cp /usr/local/bin/fcaps_probe /tmp/mx/x && fcapsctl setcap /tmp/mx/x cap_net_raw+ep &&
+		echo ready > $H/mnt.out && sleep 60" &
+	m=$!
+	for i in 1 2 3 4 5; do wait_line ready $H/mnt.out && break; done
+	check_out "root runs a capped file on a mount of another mount namespace: ignored (BPF)" \
+		"0 0 2199023255551 2199023255551 0" recx_of decisions /proc/$m/root/tmp/mx/x status
+	check_out "... as the kernel decides" "0 0 2199023255551 2199023255551 0" \
+		recx_of kdecisions /proc/$m/root/tmp/mx/x status
+	kill $m 2>/dev/null
+	wait $m 2>/dev/null
 	# a 6.1 v3 value (rootid 1000) read through an overlay that uid 1000's
 	# namespace mounted: the rootid is the layer's, as the overlay's read
 	# converts it there and back; root under SECURE_NOROOT gets the sets
@@ -572,10 +606,12 @@ ceiling)
 		wait_line hold_ready=1 $H/hold.out
 		fcapsctl mode $1 > /dev/null
 		kill -USR1 $h; wait $h
-		sed -n 's/^hold_mmap_low=\([-0-9]*\) hold_mmap_min=\([-0-9]*\).*/\1 \2/p' $H/hold.out
+		echo $(sed -n 's/^hold_sethostname=\([-0-9]*\).*/\1/p' $H/hold.out) \
+			$(sed -n 's/^hold_mmap_low=\([-0-9]*\) hold_mmap_min=\([-0-9]*\).*/\1 \2/p' $H/hold.out)
 	}
-	check_out "BPF ceiling, a capped process: page 0 refused, a page at vm.mmap_min_addr mapped" "0 1" maps enforce
-	check_out "... and in shadow mode page 0 mapped" "1 1" maps shadow
+	check_out "BPF ceiling, a capped process: no sethostname, page 0 refused, a page at vm.mmap_min_addr mapped" \
+		"-1 0 1" maps enforce
+	check_out "... and in shadow mode, where ceilings only record, both allowed" "0 1 1" maps shadow
 	fcapsctl mode enforce > /dev/null
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	check_out "BPF ceiling: capability 40 not raisable as ambient, the same" "0 -1 1" cap40
