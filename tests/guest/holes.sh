@@ -747,6 +747,16 @@ nolsm)
 	check_contains "... saying why" "the bpf LSM is not active" "$out"
 	check_contains "... and the mode stays shadow" '"mode":"shadow"' "$(fcapsctl status --json)"
 	fcapsctl unload >/dev/null
+	# with no LSM of its own in the list, the xattr hooks' default is what
+	# decides before the capability checks (0001)
+	cp /usr/local/bin/fcaps_probe $H/nolsm_v1
+	check "lsm=capability: root writes a legacy value" \
+		setfattr -n security.capability -v $V1 $H/nolsm_v1
+	check_out "... which root's exec then applies" "0x2000" fields Prm -- $H/nolsm_v1 status
+	check "... and removes it" setfattr -x security.capability $H/nolsm_v1
+	: > $H/nolsm_own && chown 1000:1000 $H/nolsm_own
+	check "... uid 1000 writes another security.* name on its own file: EPERM" \
+		eperm runas 1000 setfattr -n security.fcapstest -v 1 $H/nolsm_own
 	;;
 *)
 	echo "usage: holes.sh kernel|bpf|sync|faults|ceiling|nolsm" >&2
