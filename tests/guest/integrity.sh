@@ -207,7 +207,11 @@ tracing() {
 	r=$!
 	$C/busybox_super sleep 30 &
 	s=$!
-	sleep 0.2
+	# the target must have run the capped file before it is asked about
+	for i in $(seq 50); do
+		[ "$(readlink /proc/$s/exe)" = $C/busybox_super ] && break
+		sleep 0.1
+	done
 	check_out "a capped root opens an uncapped root process's /proc/PID/mem for writing: EACCES" \
 		"write: EACCES" $C/tamper write /proc/$r/mem x
 	check_out "capped root, pE raw, pP raw+bind: the environ of a root process capped to raw+bind: EACCES (pE decides)" \
