@@ -288,23 +288,6 @@ static int dead(pid_t pid)
 	return p && p[1] && p[2] == 'Z';
 }
 
-/* SIG aimed at @pid by F_SETOWN on a pipe, raised by a write: whether it
- * arrived ("delivered", SIGKILL asked for) or not ("dropped") */
-static int sigio(pid_t pid, int sig)
-{
-	int p[2];
-
-	if (pipe(p) || fcntl(p[0], F_SETOWN, pid) || fcntl(p[0], F_SETSIG, sig) ||
-	    fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK))
-		return setup_failed("the pipe's owner");
-	if (write(p[1], "x", 1) != 1)
-		return setup_failed("writing the pipe");
-	for (int i = 0; i < 20 && !dead(pid); i++)
-		usleep(50000);
-	printf("%s: %s\n", op, dead(pid) ? "delivered" : "dropped");
-	return 0;
-}
-
 /* A child that becomes @uid, then runs @fn on the pipe @p */
 static int as_uid(uid_t uid, int (*fn)(int *p, pid_t pid, int sig), int *p, pid_t pid, int sig)
 {
@@ -329,17 +312,22 @@ static int raise_io(int *p, pid_t pid __attribute__((unused)),
 	return write(p[1], "x", 1) != 1;
 }
 
-/* SIGIO whose owner and writer differ: @child_owns, a child that became
- * @uid aims it again after this process; else the child writes */
-static int sigio_split(pid_t pid, int sig, uid_t uid, int child_owns)
+enum sigio_split { SIGIO_ALONE, SIGIO_CHILD_OWNS, SIGIO_CHILD_WRITES };
+
+/* SIG aimed at @pid by F_SETOWN on a pipe, raised by a write: whether it
+ * arrived ("delivered", SIGKILL asked for) or not ("dropped"). With
+ * @split, a child that became @uid aims it again after this process, or
+ * writes the pipe in its place. */
+static int sigio(pid_t pid, int sig, enum sigio_split split, uid_t uid)
 {
 	int p[2];
 
 	if (pipe(p) || aim(p, pid, sig))
 		return setup_failed("the pipe's owner");
-	if (as_uid(uid, child_owns ? aim : raise_io, p, pid, sig))
+	if (split != SIGIO_ALONE &&
+	    as_uid(uid, split == SIGIO_CHILD_OWNS ? aim : raise_io, p, pid, sig))
 		return setup_failed("the child");
-	if (child_owns && raise_io(p, pid, sig))
+	if (split != SIGIO_CHILD_WRITES && raise_io(p, pid, sig))
 		return setup_failed("writing the pipe");
 	for (int i = 0; i < 20 && !dead(pid); i++)
 		usleep(50000);
@@ -519,13 +507,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(op, "unlink"))
 		return result(unlink(argv[2]) ? errno : 0);
-	if ((!strcmp(op, "sigio-owner") || !strcmp(op, "sigio-writer")) && argc == 5)
-		return sigio_split(atoi(argv[2]), atoi(argv[3]), atoi(argv[4]),
-				   !strcmp(op, "sigio-owner"));
+	if (!strcmp(op, "sigio-owner") && argc == 5)
+		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_OWNS, atoi(argv[4]));
+	if (!strcmp(op, "sigio-writer") && argc == 5)
+		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_WRITES, atoi(argv[4]));
 	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read"))
 		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit"));
 	if (!strcmp(op, "sigio") && argc == 4)
-		return sigio(atoi(argv[2]), atoi(argv[3]));
+		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
 	if (!strcmp(op, "traceme"))
 		return traceme(argv + 2);
 	if (!strcmp(op, "trace"))
