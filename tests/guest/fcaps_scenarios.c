@@ -636,19 +636,25 @@ static int write_file(const char *path, const char *s)
 	return ok ? 0 : -1;
 }
 
+/* The first line of @event whose pid field is @pid */
 static char *trace_line(const char *trace, const char *event, pid_t pid)
 {
 	static char line[512];
-	char key[64];
+	char key[64], want[32];
 	const char *s, *e;
 
-	snprintf(key, sizeof(key), "%s: pid=%d ", event, pid);
-	s = strstr(trace, key);
-	if (!s)
-		return NULL;
-	e = strchr(s, '\n');
-	snprintf(line, sizeof(line), "%.*s", e ? (int)(e - s) : (int)strlen(s), s);
-	return line;
+	snprintf(key, sizeof(key), " %s: ", event);
+	snprintf(want, sizeof(want), " pid=%d ", pid);
+	for (s = strstr(trace, key); s; s = strstr(e, key)) {
+		e = strchr(s, '\n');
+		if (!e)
+			e = s + strlen(s);
+		snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
+		/* fcaps_channel's pid comes after its op */
+		if (strstr(line, want) || !strncmp(line + strlen(key), want + 1, strlen(want) - 1))
+			return line + 1;
+	}
+	return NULL;
 }
 
 static void run_trace(void)
@@ -659,6 +665,10 @@ static void run_trace(void)
 					   FC "plain", U, NULL, SIGTERM, {}, EPERM };
 	const struct pair_row nice_row = { "traced nice", FC "v1_raw_ep", U,
 					   FC "plain", U, "nice", 0, {}, EPERM };
+	const struct pair_row limit_row = { "traced prlimit", FC "v1_raw_ep", U,
+					    FC "plain", U, "prlimit", 0, {}, EPERM };
+	const struct pair_row sigio_row = { "traced SIGIO", FC "v1_raw_ep", U,
+					    FC "plain", U, "sigio", 0, {}, EPERM };
 	/* every set of the record different, capabilities above 31 in each */
 	struct creds high = { 0, LAST | CHOWN, .bset_drop = RAW | BPF };
 	char *high_argv[] = { FC "v3_high", "status", NULL };
@@ -666,7 +676,9 @@ static void run_trace(void)
 	char *plain_argv[] = { FC "plain", "status", NULL };
 	struct creds c = { U };
 	pid_t pid, high_pid, bad_pid, plain_pid, sp = 0, tp = 0, nsp = 0, ntp = 0;
+	pid_t lsp = 0, ltp = 0, isp = 0, itp = 0;
 	struct stat st;
+	size_t len;
 	ssize_t n;
 	int fd, ok;
 
@@ -682,10 +694,16 @@ static void run_trace(void)
 	run_to_end(&c, plain_argv, &plain_pid);
 	run_pair(&kill_row, &sp, &tp);
 	run_pair(&nice_row, &nsp, &ntp);
+	run_pair(&limit_row, &lsp, &ltp);
+	run_pair(&sigio_row, &isp, &itp);
 	write_file(TRACING "events/fcaps/enable", "0");
+	/* tracefs hands the text out a page or so a read */
 	fd = open(TRACING "trace", O_RDONLY);
-	n = fd < 0 ? -1 : read(fd, trace, sizeof(trace) - 1);
-	trace[n > 0 ? n : 0] = 0;
+	len = 0;
+	while (fd >= 0 && len < sizeof(trace) - 1 &&
+	       (n = read(fd, trace + len, sizeof(trace) - 1 - len)) > 0)
+		len += n;
+	trace[len] = 0;
 	if (fd >= 0)
 		close(fd);
 
@@ -745,6 +763,26 @@ static void run_trace(void)
 	if (!ok)
 		printf("  want target=%d sig=15 pP=0 target_pP=0x2000 cred=0 ret=-1\n"
 		       "  got  %s\n", tp, l ? l : "(none)");
+
+	/* prlimit names no task (target 0) and reports its flags as sig:
+	 * LSM_PRLIMIT_WRITE alone, the read before it being free */
+	l = trace_line(trace, "fcaps_channel", lsp);
+	ok = l && field(l, "op") == 0 && field(l, "target") == 0 && field(l, "sig") == 2 &&
+	     field(l, "pP") == 0 && field(l, "target_pP") == RAW &&
+	     field(l, "ret") == (unsigned long long)-EPERM;
+	check(ok, "trace: fcaps_channel of a denied prlimit write, field by field");
+	if (!ok)
+		printf("  want op=0 target=0 sig=2 pP=0 target_pP=0x2000 ret=-1\n  got  %s\n",
+		       l ? l : "(none)");
+	/* the writer of the pipe is the owner that aimed it: its pid, sig 0 (SIGIO) */
+	l = trace_line(trace, "fcaps_channel", isp);
+	ok = l && field(l, "op") == 1 && field(l, "target") == (unsigned long long)itp &&
+	     field(l, "sig") == 0 && field(l, "pP") == 0 && field(l, "target_pP") == RAW &&
+	     field(l, "ret") == (unsigned long long)-EPERM;
+	check(ok, "trace: fcaps_channel of a dropped SIGIO, field by field");
+	if (!ok)
+		printf("  want op=1 target=%d sig=0 pP=0 target_pP=0x2000 ret=-1\n  got  %s\n",
+		       itp, l ? l : "(none)");
 }
 
 
