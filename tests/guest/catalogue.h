@@ -446,6 +446,12 @@ static const struct exec_row exec_rows[] = {
 	  { U, .bset_drop = RAW }, {}, EPERM },
 	{ "ext4, 6.1 v2 value, bset without cap_net_raw: EPERM (6.1), uid 0", IMG "v2_raw",
 	  { 0, .bset_drop = RAW }, {}, EPERM },
+	{ "ext4, 6.1 v2 value naming cap_bpf (fP) and cap 40 (fI), uid 1000: 6.1's rules",
+	  IMG "v2_high", { U }, {}, 0, U, BPF, BPF, 0, 0, 1 },
+	{ "ext4, 6.1 v2 value naming cap_bpf (fP) and cap 40 (fI), uid 1000, pI cap 40: "
+	  "fI & pI", IMG "v2_high", { U, LAST }, {}, 0, U, BPF | LAST, BPF | LAST, LAST, 0, 1 },
+	{ "ext4, 6.1 v2 value naming cap_bpf, bset without cap_bpf: EPERM (6.1), uid 1000",
+	  IMG "v2_high", { U, .bset_drop = BPF }, {}, EPERM },
 	{ "setuid-root file with a 6.1 v2 value, uid 1000: the file's sets, not root's (6.1)",
 	  IMG "suid_v2_raw", { U }, {}, 0, 0, RAW, RAW, 0, 0, 1 },
 	{ "setuid-root file with a 6.1 v2 value, uid 0: root keeps everything (6.1)",

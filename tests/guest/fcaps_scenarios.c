@@ -857,13 +857,15 @@ static void setup_bpf(const char *record)
 		}
 		/* copies of the image's files on tmpfs, through /mnt (FC) and
 		 * through the nosuid bind (FCN), their values in the policy
-		 * only: every kind, as the image holds them */
-		for (size_t n = 0; f && n < 2 * FCAPS_TEST_NVALUES; n++) {
-			const struct fcaps_test_value *v = &fcaps_test_values[n % FCAPS_TEST_NVALUES];
+		 * only: every kind, as the image holds them, the odd ones too */
+		for (size_t n = 0; f && n < 2 * (FCAPS_TEST_NVALUES + FCAPS_TEST_NODD); n++) {
+			size_t k = n % (FCAPS_TEST_NVALUES + FCAPS_TEST_NODD);
+			const struct fcaps_test_value *v = k < FCAPS_TEST_NVALUES ?
+				&fcaps_test_values[k] : &fcaps_test_odd_values[k - FCAPS_TEST_NVALUES];
 			char img[96], file[128];
 
-			snprintf(img, sizeof(img), "%s%s", n < FCAPS_TEST_NVALUES ? IMG : IMGN,
-				 v->name);
+			snprintf(img, sizeof(img), "%s%s",
+				 n < FCAPS_TEST_NVALUES + FCAPS_TEST_NODD ? IMG : IMGN, v->name);
 			stock_path(img, file, sizeof(file));
 			if (copy_file(PROBE, file) || chmod(file, v->mode ? v->mode : 0755)) {
 				perror(file);

@@ -110,14 +110,19 @@ static const struct fcaps_test_long_value fcaps_test_long_values[] = {
 #define FCAPS_TEST_NLONG (sizeof(fcaps_test_long_values) / sizeof(fcaps_test_long_values[0]))
 
 /*
- * 6.1 values that 6.1's getxattr refuses to show (so the loader records
- * them unreadable and BPF predicts EINVAL) but 6.1's exec accepts: a
- * prediction the kernel contradicts (SEMANTICS 7). Kept out of the table
- * above, whose values the workload draws from.
+ * Values on the image that the workload does not draw from (so a seed's
+ * events stay what they were): catalogue rows name them.
  */
 static const struct fcaps_test_value fcaps_test_odd_values[] = {
-	/* VFS_CAP_REVISION_1 | effective: 12 bytes, permitted cap_net_raw */
+	/* 6.1's getxattr refuses to show it (so the loader records it
+	 * unreadable and BPF predicts EINVAL) but 6.1's exec accepts it: a
+	 * prediction the kernel contradicts (SEMANTICS 7).
+	 * VFS_CAP_REVISION_1 | effective: 12 bytes, permitted cap_net_raw */
 	{ "rev1_raw", TV_V2, { TV_LE(0x01000001), TV_NET_RAW, TV_LE(0) }, 12 },
+	/* 6.1's v2 naming capabilities above 31 only, in its second words:
+	 * permitted cap_bpf (39), inheritable cap_checkpoint_restore (40) */
+	{ "v2_high", TV_V2, { TV_TAG_61_V2, TV_LE(0), TV_LE(0), TV_LE(1 << 7), TV_LE(1 << 8) },
+	  20 },
 };
 
 #define FCAPS_TEST_NODD (sizeof(fcaps_test_odd_values) / sizeof(fcaps_test_odd_values[0]))
@@ -127,6 +132,9 @@ static inline const struct fcaps_test_value *fcaps_test_value(const char *name)
 	for (size_t n = 0; n < FCAPS_TEST_NVALUES; n++)
 		if (!__builtin_strcmp(fcaps_test_values[n].name, name))
 			return &fcaps_test_values[n];
+	for (size_t n = 0; n < FCAPS_TEST_NODD; n++)
+		if (!__builtin_strcmp(fcaps_test_odd_values[n].name, name))
+			return &fcaps_test_odd_values[n];
 	return (const struct fcaps_test_value *)0;
 }
 
