@@ -18,6 +18,9 @@
  *   ambient CAP       add CAP to pI with capset, then raise it in pA:
  *                     ambient=0 or ambient=-1 errno=N
  *   securebits HEX    PR_SET_SECUREBITS: securebits_set=0 or -1 errno=N
+ *   settid            clone3() a child at a free pid it names (set_tid, which
+ *                     capability 40 or cap_sys_admin allows): settid=0 or
+ *                     -1 errno=N
  *   hold              capped until SIGUSR1, then sethostname (hold_*=)
  *   lease FILE        a write lease on FILE until SIGUSR1 (lease_ready=1)
  *   exec FILE [ARG]...
@@ -285,6 +288,43 @@ static int aim_sigio(pid_t pid)
 	if (pipe(p) || fcntl(p[0], F_SETOWN, pid) || fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK))
 		return -1;
 	return write(p[1], "x", 1) == 1 ? 0 : -1;
+}
+
+/* clone3()'s arguments to set_tid (CLONE_ARGS_SIZE_VER1): glibc has no
+ * wrapper, and <linux/sched.h> would define <sched.h>'s flags again */
+struct probe_clone_args {
+	__u64 flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls;
+	__u64 set_tid, set_tid_size;
+};
+
+/* A child at a pid we pick: checkpoint_restore_ns_capable(), the one
+ * capable() call capability 40 decides that is not an ambient raise */
+static int do_settid(void)
+{
+	struct probe_clone_args a = { .exit_signal = SIGCHLD, .set_tid_size = 1 };
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	pid_t tid = 0, child;
+	int max = 0;
+
+	if (!f || fscanf(f, "%d", &max) != 1)
+		max = 0;
+	if (f)
+		fclose(f);
+	for (tid = max - 1; tid > 300; tid--)
+		if (kill(tid, 0) && errno == ESRCH)
+			break;
+	a.set_tid = (unsigned long)&tid;
+	child = syscall(SYS_clone3, &a, sizeof(a));
+	if (child == 0)
+		_exit(0);
+	if (child < 0)
+		return -1;
+	waitpid(child, NULL, 0);
+	if (child != tid) {
+		errno = EPROTO;
+		return -1;
+	}
+	return 0;
 }
 
 static int do_sched(pid_t pid, const char *op)
@@ -589,6 +629,8 @@ int main(int argc, char **argv)
 		return do_xinit(argv[2]);
 	} else if (!strcmp(cmd, "ambient") && argc == 3) {
 		probe_report("ambient", do_ambient(atoi(argv[2])));
+	} else if (!strcmp(cmd, "settid") && argc == 2) {
+		probe_report("settid", do_settid());
 	} else if (!strcmp(cmd, "securebits") && argc == 3) {
 		probe_report("securebits_set", prctl(PR_SET_SECUREBITS, strtoul(argv[2], NULL, 16), 0, 0, 0));
 	} else if (!strcmp(cmd, "exec") && argc >= 3) {

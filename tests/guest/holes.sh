@@ -518,6 +518,12 @@ ceiling)
 	cap40() { fields inherit ambient errno -- $P --inherit 40 exec $H/c/probe_p ambient 40; }
 	check_out "kernel: capped root cannot raise capability 40 (in pI, not in its pP) as ambient (EPERM)" \
 		"0 -1 1" cap40
+	# capability 40 asked by capable(): clone3's set_tid wants it (or
+	# cap_sys_admin) over the pid namespace
+	settid() { fields settid errno -- "$@" settid; }
+	check_out "kernel: capped root cannot pick its child's pid (clone3 set_tid: capability 40): EPERM" \
+		"-1 1" settid $H/c/probe_raw
+	check_out "... an uncapped root can" "0" settid $P
 	# an ambient capability carried through an exec under no_new_privs:
 	# pP' is the capped pP, pE' all of it, pA' kept
 	ambexec() {
@@ -615,6 +621,9 @@ ceiling)
 	fcapsctl mode enforce > /dev/null
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	check_out "BPF ceiling: capability 40 not raisable as ambient, the same" "0 -1 1" cap40
+	check_out "BPF ceiling: no clone3 set_tid (capable() of capability 40), the same" \
+		"-1 1" settid $H/c/probe_raw
+	check_out "... an uncapped root can" "0" settid $P
 	check_out "BPF ceiling: an ambient capability through an exec under nnp, the same" \
 		"0 1 1 0" ambexec
 	check_out "BPF ceiling: ptrace compares the capped sets, the same" "1 0 0/1" tracing
