@@ -23,6 +23,43 @@ int BPF_PROG(fcaps_exec_begin, struct linux_binprm *bprm, int ret)
 	return ret;
 }
 
+/* exec_rules.bpf.h's namespace walks: NULL is no query */
+__noinline int fcaps_exec_in_userns(const struct fcaps_ns_query *q)
+{
+	return q && fcaps_in_userns(q->ns, q->other);
+}
+
+__noinline int fcaps_exec_root_owns(const struct fcaps_ns_query *q)
+{
+	return q && fcaps_root_owns(q->ns, q->id);
+}
+
+__noinline int fcaps_exec_has_mapping(const struct fcaps_ns_query *q)
+{
+	return q && fcaps_has_mapping(q->other, q->id);
+}
+
+__noinline __u32 fcaps_exec_map_down(const struct fcaps_ns_query *q)
+{
+	return q ? fcaps_map_down_(q->ns, q->id, 0) : FCAPS_NO_ID;
+}
+
+__noinline int fcaps_exec_tracer_capable(const struct fcaps_tracer_query *q)
+{
+	const struct cred *c;
+	enum fcaps_ns_verdict v;
+	__u64 pe = 0, pp = 0;
+
+	if (!q)
+		return 0;
+	c = (const struct cred *)q->cred;
+	bpf_core_read(&pe, sizeof(pe), &c->cap_effective);
+	ceiling_sets(q->key, &pp, &pe);
+	v = fcaps_ns_walk_((unsigned long)BPF_CORE_READ(c, user_ns), BPF_CORE_READ(c, euid.val),
+			   q->ns);
+	return v == FCAPS_NS_OWNER || (v == FCAPS_NS_OWN_PE && (pe >> CAP_SYS_PTRACE) & 1);
+}
+
 /*
  * Record @d (its fields decided) as the current exec's, under the seq
  * exec_begin gave it. A function of its own, which the verifier checks

@@ -17,6 +17,62 @@ struct fcaps_old_sets {
 	__u64 pe, pp, pa;
 };
 
+/*
+ * The user namespace walks of an exec's decision, each a function of its
+ * own (exec.bpf.c), which the verifier checks once, not again on every
+ * path through the rules. Their pointers come as numbers, in memory they
+ * are given (a function's pointer arguments can only be to memory).
+ */
+struct fcaps_ns_query {
+	__u64 ns, other;	/* user namespaces, or other: an id map */
+	__u32 id;
+};
+
+/* current_in_userns(): is @ns, or an ancestor, @other? */
+int fcaps_exec_in_userns(const struct fcaps_ns_query *q);
+/* rootid_owns_currentns(): is kernel id @id the root of @ns or an ancestor? */
+int fcaps_exec_root_owns(const struct fcaps_ns_query *q);
+/* kuid_has_mapping(): is kernel id @id in the id map at @other? */
+int fcaps_exec_has_mapping(const struct fcaps_ns_query *q);
+/* make_kuid(@ns, @id), or FCAPS_NO_ID */
+__u32 fcaps_exec_map_down(const struct fcaps_ns_query *q);
+
+/* ptracer_capable() for the tracer's credentials @cred (@key its
+ * ceiling's) in @ns: CAP_SYS_PTRACE in pE as a ceiling leaves it */
+struct fcaps_tracer_query {
+	__u64 cred, key, ns;
+};
+
+int fcaps_exec_tracer_capable(const struct fcaps_tracer_query *q);
+
+static __always_inline int exec_in_userns(const void *ns, const void *target)
+{
+	struct fcaps_ns_query q = { .ns = (__u64)ns, .other = (__u64)target };
+
+	return fcaps_exec_in_userns(&q);
+}
+
+static __always_inline int exec_root_owns(const void *ns, __u32 kroot)
+{
+	struct fcaps_ns_query q = { .ns = (__u64)ns, .id = kroot };
+
+	return fcaps_exec_root_owns(&q);
+}
+
+static __always_inline int exec_has_mapping(const void *map, __u32 kid)
+{
+	struct fcaps_ns_query q = { .other = (__u64)map, .id = kid };
+
+	return fcaps_exec_has_mapping(&q);
+}
+
+static __always_inline __u32 exec_map_down(__u64 ns, __u32 id)
+{
+	struct fcaps_ns_query q = { .ns = ns, .id = id };
+
+	return fcaps_exec_map_down(&q);
+}
+
 /* check_mnt(): is @mnt in @task's mount namespace? (struct mount holds
  * the vfsmount: read around it) */
 static __always_inline int fcaps_mnt_local(struct vfsmount *mnt, struct task_struct *task)
@@ -33,15 +89,22 @@ static __always_inline void downgrade(struct linux_binprm *bprm,
 				      const struct fcaps_old_sets *o,
 				      struct fcaps_decision *d)
 {
-	const struct cred *tracer = task->ptracer_cred;
-	/* a capped tracer holds what its ceiling leaves it */
-	int tracer_capable = !tracer || fcaps_ns_capable_capped(tracer, old->user_ns,
-								 CAP_SYS_PTRACE);
+	struct fcaps_tracer_query q;
+	const struct cred *tracer;
 
 	if (!(d->setid || (d->pp & ~d->old_pp)))
 		return;
-	if (!((bprm->unsafe & ~LSM_UNSAFE_PTRACE) || !tracer_capable))
-		return;
+	/* ptracer_capable(), asked only where the kernel asks it */
+	if (!(bprm->unsafe & ~LSM_UNSAFE_PTRACE)) {
+		tracer = task->ptracer_cred;
+		if (!tracer)
+			return;
+		q.cred = (__u64)tracer;
+		q.key = ceiling_key(tracer);
+		q.ns = (__u64)old->user_ns;
+		if (fcaps_exec_tracer_capable(&q))
+			return;
+	}
 	if (!((o->pe >> CAP_SETUID) & 1) ||
 	    (bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS)) {
 		d->euid = d->uid;
@@ -99,7 +162,7 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 		 * (an overlay's layer), a v2 value's root to the mount's. */
 		if ((fcaps_le32(pol->value) & FCAPS_61_REVISION_MASK) != FCAPS_61_REVISION_3)
 			value_ns = (unsigned long)fs_ns;
-		if (fcaps_root_owns(old->user_ns, fcaps_map_down_(value_ns, rootid, 0))) {
+		if (exec_root_owns(old->user_ns, exec_map_down(value_ns, rootid))) {
 			has_fcap = 1;
 			d->pp = (f.permitted & d->bset) | (f.inheritable & d->pi);
 			if (effective && (f.permitted & ~d->pp)) {
@@ -173,7 +236,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	/* mnt_may_suid(): not nosuid, and neither a mount of another mount
 	 * namespace nor one of a user namespace we are not in (a foreign
 	 * mount is as nosuid; the record's nosuid is the mount flag) */
-	may_suid = !d->nosuid && fcaps_in_userns(old->user_ns, fs_ns);
+	may_suid = !d->nosuid && exec_in_userns(old->user_ns, fs_ns);
 	/* a probed read: only where a setid bit or a value could count */
 	pol = bpf_map_lookup_elem(&policy, &key);
 	if (!pol)
@@ -190,8 +253,8 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	suid_ok = may_suid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
 	/* ... nor when the owner or the group has no id in our namespace */
 	if (suid_ok && (mode & (S_ISUID | S_ISGID)) && old->user_ns->level)
-		suid_ok = fcaps_has_mapping((unsigned long)&old->user_ns->uid_map, inode->i_uid.val) &&
-			  fcaps_has_mapping((unsigned long)&old->user_ns->gid_map, inode->i_gid.val);
+		suid_ok = exec_has_mapping(&old->user_ns->uid_map, inode->i_uid.val) &&
+			  exec_has_mapping(&old->user_ns->gid_map, inode->i_gid.val);
 	if (suid_ok && (mode & S_ISUID))
 		d->euid = inode->i_uid.val;
 	if (suid_ok && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
@@ -202,7 +265,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 		tag = fcaps_le32(pol->value);
 	legacy = tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG;
 	if (legacy && cfg->exec && (may_suid || cfg->nosuid_ignore || fcaps_plant(IGNORE_NOSUID)) &&
-	    (fcaps_plant(IGNORE_NOSUID) || fcaps_root_owns(old->user_ns, fcaps_ns_root(fs_ns)))) {
+	    (fcaps_plant(IGNORE_NOSUID) || exec_root_owns(old->user_ns, fcaps_ns_root(fs_ns)))) {
 		d->tag = tag;
 		d->form = fcaps_decode(pol->value, pol->len, &f);
 		if (d->form == FCAPS_MALFORMED) {

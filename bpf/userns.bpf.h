@@ -156,11 +156,11 @@ static long fcaps_root_owns_step(__u32 i, struct fcaps_ns_walk *w)
 	return !w->ns;
 }
 
-static __always_inline int fcaps_root_owns(struct user_namespace *ns, __u32 kroot)
+static __always_inline int fcaps_root_owns(unsigned long ns, __u32 kroot)
 {
-	struct fcaps_ns_walk w = { .ns = (unsigned long)ns, .kroot = kroot };
+	struct fcaps_ns_walk w = { .ns = ns, .kroot = kroot };
 
-	if (!ns->level)
+	if (!fcaps_ns_read(ns, level))
 		return kroot == 0;
 	if (kroot != FCAPS_NO_ID)	/* 32 nested namespaces at most */
 		bpf_loop(33, fcaps_root_owns_step, &w, 0);
@@ -182,10 +182,9 @@ static long fcaps_in_userns_step(__u32 i, struct fcaps_ns_walk *w)
 	return !w->ns;
 }
 
-static __always_inline int fcaps_in_userns(struct user_namespace *ns,
-					   struct user_namespace *target)
+static __always_inline int fcaps_in_userns(unsigned long ns, unsigned long target)
 {
-	struct fcaps_ns_walk w = { .ns = (unsigned long)ns, .target = (unsigned long)target };
+	struct fcaps_ns_walk w = { .ns = ns, .target = target };
 
 	if (ns == target)
 		return 1;
@@ -221,6 +220,24 @@ static __always_inline enum fcaps_ns_verdict fcaps_ns_walk(const struct cred *cr
 		if (ns->parent == own && ns->owner.val == cred->euid.val)
 			return FCAPS_NS_OWNER;
 		ns = ns->parent;
+	}
+	return FCAPS_NS_NONE;
+}
+
+/* The same walk from numbers (read by probing), for credentials whose
+ * namespace is @own and euid @euid */
+static __always_inline enum fcaps_ns_verdict fcaps_ns_walk_(unsigned long own, __u32 euid,
+							    unsigned long ns)
+{
+	for (int i = 0; i < 33 && ns; i++) {	/* 32 nested namespaces at most */
+		if (ns == own)
+			return FCAPS_NS_OWN_PE;
+		if (fcaps_ns_read(ns, level) <= fcaps_ns_read(own, level))
+			return FCAPS_NS_NONE;
+		if ((unsigned long)fcaps_ns_read(ns, parent) == own &&
+		    fcaps_ns_read(ns, owner.val) == euid)
+			return FCAPS_NS_OWNER;
+		ns = (unsigned long)fcaps_ns_read(ns, parent);
 	}
 	return FCAPS_NS_NONE;
 }
