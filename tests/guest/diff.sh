@@ -81,7 +81,8 @@ phase_shadow() {
 	dump kdecisions shadow-kernel.json shadow-kdump.pid
 	step "shadow dumps"
 	bookkeeping shadow
-	$ctl unload
+	# the last phase stays loaded, as norec does (below)
+	[ "$phases" = shadow ] || $ctl unload
 	step "shadow bookkeeping, unload"
 }
 phase_kernel() {
@@ -124,8 +125,9 @@ for p in $phases; do
 	phase_$p
 	[ "$p" != shadow ] || t1=$(date +%s)
 done
-# norec, always last, stays loaded: the guest ends here (an unload waits
-# seconds for the trampolines to go; the earlier phases' unloads test it)
+# norec, always last (or shadow alone), stays loaded: the guest ends here
+# (an unload waits seconds for the trampolines to go, each detach an RCU
+# tasks grace period; the earlier phases' unloads test it)
 t2=$(date +%s)
 esc() { sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\n'; }
 cmdline=$(esc < /proc/cmdline)
