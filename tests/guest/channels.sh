@@ -26,6 +26,9 @@ stop() { kill -9 $t 2>/dev/null; wait $t 2>/dev/null; }
 start $H/target
 check_out "the target holds cap_net_raw" "0x2000" sh -c "grep CapPrm /proc/$t/status | sed 's/.*\t0*/0x/'"
 check_out "uid 1000 cannot kill it (the rule)" "-1" sh -c "runas 1000 /usr/local/bin/fcaps_probe kill $t 9 | sed -n 's/^kill=\([-0-9]*\).*/\1/p'"
+# a rule that spared one signal number or one way to send it
+check_out "uid 1000 sends it each signal 1-64 by kill, tgkill, sigqueue and pidfd: all EPERM" \
+	"signals: EPERM" runas 1000 $T signals $t
 check_out "uid 1000 lowers its RLIMIT_NOFILE: EPERM" "prlimit: EPERM" runas 1000 $T prlimit $t
 check_out "uid 1000 reads its limits: allowed" "prlimit-read: ok" runas 1000 $T prlimit-read $t
 check_out "uid 1000 aims SIGKILL at it with F_SETOWN: dropped" "sigio: dropped" runas 1000 $T sigio $t 9

@@ -33,6 +33,10 @@
  *                         it lacks), which runs kernel.modprobe
  *   prlimit PID           lower PID's RLIMIT_NOFILE soft limit by one
  *   prlimit-read PID      read PID's RLIMIT_NOFILE
+ *   signals PID           every signal 1 to 64 by kill(), tgkill(),
+ *                         rt_sigqueueinfo() (SI_QUEUE) and
+ *                         pidfd_send_signal(): "ok" if all 256 failed with
+ *                         one errno, that errno; else the first that did not
  *   sigio PID SIG         aim SIG at PID with F_SETOWN on a pipe, write it:
  *                         "delivered" if PID died of it, else "dropped"
  *   sigio-owner PID SIG UID   the same, but after this process aims it, a
@@ -271,6 +275,56 @@ static int lower_limit(pid_t pid, int write)
 	if (new.rlim_cur > 1)
 		new.rlim_cur--;
 	return result(prlimit(pid, RLIMIT_NOFILE, &new, NULL) ? errno : 0);
+}
+
+/* One signal by one way; 0 or the errno */
+static int send_by(int how, pid_t pid, int pidfd, int sig)
+{
+	siginfo_t info = { .si_signo = sig, .si_code = SI_QUEUE, .si_pid = getpid(),
+			   .si_uid = getuid() };
+	long rc;
+
+	switch (how) {
+	case 0:
+		rc = kill(pid, sig);
+		break;
+	case 1:
+		rc = syscall(SYS_tgkill, pid, pid, sig);
+		break;
+	case 2:
+		rc = syscall(SYS_rt_sigqueueinfo, pid, sig, &info);
+		break;
+	default:
+		rc = syscall(SYS_pidfd_send_signal, pidfd, sig, NULL, 0);
+		break;
+	}
+	return rc ? errno : 0;
+}
+
+/* Every signal by every way to name a process: a rule that spares one
+ * signal or one si_code lets it through. Prints "signals: ERRNO" when all
+ * failed alike, else "signals: HOW SIG: ERRNO|ok" for the first apart. */
+static int all_signals(pid_t pid)
+{
+	static const char *const ways[] = { "kill", "tgkill", "sigqueue", "pidfd" };
+	int pidfd = syscall(SYS_pidfd_open, pid, 0), first = -1;
+
+	if (pidfd < 0)
+		return setup_failed("pidfd_open");
+	for (int how = 0; how < 4; how++)
+		for (int sig = 1; sig <= 64; sig++) {
+			int err = send_by(how, pid, pidfd, sig);
+
+			if (first < 0)
+				first = err;
+			if (err != first || !err) {
+				printf("signals: %s %d: %s\n", ways[how], sig,
+				       err ? strerrorname_np(err) : "ok");
+				return 0;
+			}
+		}
+	close(pidfd);
+	return result(first);
 }
 
 /* Is @pid gone or a zombie? */
@@ -513,6 +567,8 @@ int main(int argc, char **argv)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_WRITES, atoi(argv[4]));
 	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read"))
 		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit"));
+	if (!strcmp(op, "signals"))
+		return all_signals(atoi(argv[2]));
 	if (!strcmp(op, "sigio") && argc == 4)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
 	if (!strcmp(op, "traceme"))
