@@ -73,6 +73,13 @@ static __always_inline __u32 exec_map_down(__u64 ns, __u32 id)
 	return fcaps_exec_map_down(&q);
 }
 
+/* make_kuid(@ns, 0), as fcaps_ns_root() (past five extents the walk reads
+ * more than the first, which alone can hold id 0: the same answer) */
+static __always_inline __u32 exec_ns_root(struct user_namespace *ns)
+{
+	return ns->level ? exec_map_down((__u64)ns, 0) : 0;
+}
+
 /* check_mnt(): is @mnt in @task's mount namespace? (struct mount holds
  * the vfsmount: read around it) */
 static __always_inline int fcaps_mnt_local(struct vfsmount *mnt, struct task_struct *task)
@@ -249,7 +256,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	d->gid = old->gid.val;
 	d->egid = old->egid.val;
 	/* make_kuid(ns, 0), once: both rule sets and the record use it */
-	d->root_uid = fcaps_ns_root(old->user_ns);
+	d->root_uid = exec_ns_root(old->user_ns);
 	suid_ok = may_suid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
 	/* ... nor when the owner or the group has no id in our namespace */
 	if (suid_ok && (mode & (S_ISUID | S_ISGID)) && old->user_ns->level)
@@ -265,7 +272,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 		tag = fcaps_le32(pol->value);
 	legacy = tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG;
 	if (legacy && cfg->exec && (may_suid || cfg->nosuid_ignore || fcaps_plant(IGNORE_NOSUID)) &&
-	    (fcaps_plant(IGNORE_NOSUID) || exec_root_owns(old->user_ns, fcaps_ns_root(fs_ns)))) {
+	    (fcaps_plant(IGNORE_NOSUID) || exec_root_owns(old->user_ns, exec_ns_root(fs_ns)))) {
 		d->tag = tag;
 		d->form = fcaps_decode(pol->value, pol->len, &f);
 		if (d->form == FCAPS_MALFORMED) {
