@@ -63,7 +63,7 @@ PLANTED := $(PLANTS:%=$(BUILD)/planted/%/fcapsctl)
 LAYOUT_VARIANT := $(BUILD)/variant/layout/fcapsctl
 
 .PHONY: all deps kernels shell test test-debug help clean run check-series diff diff-selfcheck \
-	planted stress fuzz sweep bench bench-lines campaign diff-lines
+	planted variants stress fuzz sweep bench bench-lines campaign diff-lines
 .DELETE_ON_ERROR:
 .SECONDARY:
 
@@ -225,7 +225,7 @@ $(BUILD)/test/smoke.ext4: | deps
 shell: all
 	vmconfig/run-vm --kernel $(KERNEL)$(LINE)
 
-test: all $(PLANTED) $(LAYOUT_VARIANT) $(KSTAMP_PLANTED) $(KSTAMP_PLANTED_612)
+test: all variants $(KSTAMP_PLANTED) $(KSTAMP_PLANTED_612)
 	tests/run
 
 $(BUILD)/guest-bin/fcaps_stress: tests/guest/fcaps_stress.c tests/lib/tap.c \
@@ -321,6 +321,10 @@ $(LAYOUT_VARIANT): $(VARIANT_DEPS)
 	$(call variant_fcapsctl,layout)
 
 planted: $(PLANTED)
+
+# Every variant is a build of its own: one a core at once
+variants:
+	$(MAKE) -j$(shell nproc) $(PLANTED) $(LAYOUT_VARIANT)
 
 SEED ?= 1
 EVENTS ?= 5000
