@@ -33,6 +33,9 @@
  *                         it lacks), which runs kernel.modprobe
  *   prlimit PID           lower PID's RLIMIT_NOFILE soft limit by one
  *   prlimit-read PID      read PID's RLIMIT_NOFILE
+ *   idmap-mount SRC DST MAP  bind SRC on DST idmapped by a new user
+ *                         namespace whose uid and gid map is MAP
+ *                         ("0 1000 1"): the mount_setattr() step decides
  *   signals PID           every signal 1 to 64 by kill(), tgkill(),
  *                         rt_sigqueueinfo() (SI_QUEUE) and
  *                         pidfd_send_signal(): "ok" if all 256 failed with
@@ -66,6 +69,7 @@
 #include <sys/personality.h>
 #include <sys/syscall.h>
 #include <linux/capability.h>
+#include <linux/mount.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -275,6 +279,71 @@ static int lower_limit(pid_t pid, int write)
 	if (new.rlim_cur > 1)
 		new.rlim_cur--;
 	return result(prlimit(pid, RLIMIT_NOFILE, &new, NULL) ? errno : 0);
+}
+
+/* Write @map to /proc/@pid/@file */
+static int write_map(pid_t pid, const char *file, const char *map)
+{
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/%s", pid, file);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(map, f);
+	return fclose(f);
+}
+
+/* A user namespace mapped as @map, held by a child that waits for us: a
+ * descriptor of it, or -1 */
+static int userns_fd(const char *map)
+{
+	int ready[2], fd = -1;
+	char path[64], c;
+	pid_t child;
+
+	if (pipe(ready))
+		return -1;
+	child = fork();
+	if (child == 0) {
+		close(ready[0]);
+		if (unshare(CLONE_NEWUSER))
+			_exit(1);
+		write(ready[1], "x", 1);
+		pause();
+		_exit(0);
+	}
+	close(ready[1]);
+	if (child > 0 && read(ready[0], &c, 1) == 1 && !write_map(child, "uid_map", map) &&
+	    !write_map(child, "setgroups", "deny") && !write_map(child, "gid_map", map)) {
+		snprintf(path, sizeof(path), "/proc/%d/ns/user", child);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	close(ready[0]);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	return fd;
+}
+
+static int idmap_mount(const char *src, const char *dst, const char *map)
+{
+	struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP };
+	int tree;
+
+	attr.userns_fd = userns_fd(map);
+	if ((int)attr.userns_fd < 0)
+		return setup_failed("a user namespace for the idmap");
+	tree = syscall(SYS_open_tree, AT_FDCWD, src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	if (tree < 0)
+		return setup_failed("open_tree");
+	if (syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof(attr)))
+		return result(errno);
+	if (syscall(SYS_move_mount, tree, "", AT_FDCWD, dst, MOVE_MOUNT_F_EMPTY_PATH))
+		return setup_failed("move_mount");
+	return result(0);
 }
 
 /* One signal by one way; 0 or the errno */
@@ -569,6 +638,8 @@ int main(int argc, char **argv)
 		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit"));
 	if (!strcmp(op, "signals"))
 		return all_signals(atoi(argv[2]));
+	if (!strcmp(op, "idmap-mount") && argc == 5)
+		return idmap_mount(argv[2], argv[3], argv[4]);
 	if (!strcmp(op, "sigio") && argc == 4)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
 	if (!strcmp(op, "traceme"))
