@@ -55,8 +55,8 @@ __noinline int fcaps_exec_tracer_capable(const struct fcaps_tracer_query *q)
 	c = (const struct cred *)q->cred;
 	bpf_core_read(&pe, sizeof(pe), &c->cap_effective);
 	ceiling_sets(q->key, &pp, &pe);
-	v = fcaps_ns_walk_((unsigned long)BPF_CORE_READ(c, user_ns), BPF_CORE_READ(c, euid.val),
-			   q->ns);
+	v = fcaps_ns_walk_of((unsigned long)BPF_CORE_READ(c, user_ns), BPF_CORE_READ(c, euid.val),
+			     q->ns, 1);
 	return v == FCAPS_NS_OWNER || (v == FCAPS_NS_OWN_PE && (pe >> CAP_SYS_PTRACE) & 1);
 }
 

@@ -204,42 +204,36 @@ static __always_inline __u32 fcaps_ns_root(struct user_namespace *ns)
  */
 enum fcaps_ns_verdict { FCAPS_NS_NONE, FCAPS_NS_OWN_PE, FCAPS_NS_OWNER };
 
-/* How cap_capable() decides for @cred in @ns: by its effective set (its own
- * namespace), all granted (a namespace its euid created below its own), or
- * none (anywhere else) */
-static __always_inline enum fcaps_ns_verdict fcaps_ns_walk(const struct cred *cred,
-							   struct user_namespace *ns)
-{
-	struct user_namespace *own = cred->user_ns;
+/* A namespace's field: a plain load through the BTF pointer, or for
+ * @probe (the namespace a number) a probing read */
+#define fcaps_ns_field(ns, field, probe)					\
+	((probe) ? fcaps_ns_read(ns, field) : ((struct user_namespace *)(ns))->field)
 
+/* How cap_capable() decides for credentials whose namespace is @own and
+ * euid @euid, in @ns: by their effective set (their own namespace), all
+ * granted (a namespace the euid created below their own), or none
+ * (anywhere else). One walk for BTF pointers and (@probe) for numbers. */
+static __always_inline enum fcaps_ns_verdict fcaps_ns_walk_of(unsigned long own, __u32 euid,
+							      unsigned long ns, const int probe)
+{
 	for (int i = 0; i < 33 && ns; i++) {	/* 32 nested namespaces at most */
 		if (ns == own)
 			return FCAPS_NS_OWN_PE;
-		if (ns->level <= own->level)
+		if (fcaps_ns_field(ns, level, probe) <= fcaps_ns_field(own, level, probe))
 			return FCAPS_NS_NONE;
-		if (ns->parent == own && ns->owner.val == cred->euid.val)
+		if ((unsigned long)fcaps_ns_field(ns, parent, probe) == own &&
+		    fcaps_ns_field(ns, owner.val, probe) == euid)
 			return FCAPS_NS_OWNER;
-		ns = ns->parent;
+		ns = (unsigned long)fcaps_ns_field(ns, parent, probe);
 	}
 	return FCAPS_NS_NONE;
 }
 
-/* The same walk from numbers (read by probing), for credentials whose
- * namespace is @own and euid @euid */
-static __always_inline enum fcaps_ns_verdict fcaps_ns_walk_(unsigned long own, __u32 euid,
-							    unsigned long ns)
+static __always_inline enum fcaps_ns_verdict fcaps_ns_walk(const struct cred *cred,
+							   struct user_namespace *ns)
 {
-	for (int i = 0; i < 33 && ns; i++) {	/* 32 nested namespaces at most */
-		if (ns == own)
-			return FCAPS_NS_OWN_PE;
-		if (fcaps_ns_read(ns, level) <= fcaps_ns_read(own, level))
-			return FCAPS_NS_NONE;
-		if ((unsigned long)fcaps_ns_read(ns, parent) == own &&
-		    fcaps_ns_read(ns, owner.val) == euid)
-			return FCAPS_NS_OWNER;
-		ns = (unsigned long)fcaps_ns_read(ns, parent);
-	}
-	return FCAPS_NS_NONE;
+	return fcaps_ns_walk_of((unsigned long)cred->user_ns, cred->euid.val,
+				(unsigned long)ns, 0);
 }
 
 /* The same with @cred's own namespace and effective set already read */

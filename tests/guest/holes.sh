@@ -190,11 +190,14 @@ bpf)
 	check_out "... the value is unchanged" "$before" val $H/capped
 	# the guard reads a namespace's id maps past their five inline extents:
 	# root of a namespace mapping six ranges may empty the value of a file
-	# its sixth maps, and not of one it does not map
+	# its sixth maps, and not of one it does not map; the exec decision
+	# finds that namespace's root past them too (root there: every
+	# capability in pP')
 	: > $H/m6 && chown 1005:1005 $H/m6 && chmod 666 $H/m6
 	: > $H/m7 && chown 1007:1007 $H/m7 && chmod 666 $H/m7
 	unshare -U sh -c "sleep 1; setfattr -n security.capability $H/m6 && echo m6=0
-		setfattr -n security.capability $H/m7 2>&1 | grep -q 'not permitted' && echo m7=eperm" > $H/m.out &
+		setfattr -n security.capability $H/m7 2>&1 | grep -q 'not permitted' && echo m7=eperm
+		$H/plain status > $H/m.status" > $H/m.out &
 	ns=$!
 	sleep 0.3
 	for f in uid_map gid_map; do
@@ -203,6 +206,8 @@ bpf)
 	wait $ns
 	check_out "root of a namespace with six id ranges empties the value of a file its sixth maps, not of an unmapped one" \
 		"m6=0 m7=eperm" sh -c "tr '\n' ' ' < $H/m.out | sed 's/ $//'"
+	check_out "... runs a plain file as that namespace's root (legacy ret pP)" \
+		"0 0 $(( (1 << 41) - 1 ))" rec_of decisions cat $H/m.status
 	userns_kill
 	check_out "nosuid ext4 image: BPF ignores good_v1 for uid 1000 (legacy ret pP)" "0 0 0" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
