@@ -19,8 +19,8 @@ struct fcaps_old_sets {
 
 /*
  * The user namespace walks of an exec's decision, each a function of its
- * own (exec.bpf.c), which the verifier checks once, not again on every
- * path through the rules. Their pointers come as numbers, in memory they
+ * own (exec.bpf.c), which the verifier checks once in each program that
+ * calls it, not again on every path through the rules. Their pointers come as numbers, in memory they
  * are given (a function's pointer arguments can only be to memory).
  */
 struct fcaps_ns_query {

@@ -126,8 +126,8 @@ for p in $phases; do
 	[ "$p" != shadow ] || t1=$(date +%s)
 done
 # norec, always last (or shadow alone), stays loaded: the guest ends here
-# (an unload waits seconds for the trampolines to go, each detach an RCU
-# tasks grace period; the earlier phases' unloads test it)
+# (an unload waits about 5 s for the trampolines to go, inside the links'
+# unlinks; the earlier phases' unloads test it)
 t2=$(date +%s)
 esc() { sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\n'; }
 cmdline=$(esc < /proc/cmdline)

@@ -650,8 +650,8 @@ static char *trace_line(const char *trace, const char *event, pid_t pid)
 		if (!e)
 			e = s + strlen(s);
 		snprintf(line, sizeof(line), "%.*s", (int)(e - s), s);
-		/* fcaps_channel's pid comes after its op */
-		if (strstr(line, want) || !strncmp(line + strlen(key), want + 1, strlen(want) - 1))
+		/* anywhere in the line: fcaps_channel's pid comes after its op */
+		if (strstr(line, want))
 			return line + 1;
 	}
 	return NULL;

@@ -38,8 +38,8 @@
  *                         ("0 1000 1"): the mount_setattr() step decides
  *   signals PID           every signal 1 to 64 by kill(), tgkill(),
  *                         rt_sigqueueinfo() (SI_QUEUE) and
- *                         pidfd_send_signal(): "ok" if all 256 failed with
- *                         one errno, that errno; else the first that did not
+ *                         pidfd_send_signal(): the errno all 256 failed
+ *                         with; else "HOW SIG: ERRNO|ok" of the first apart
  *   sigio PID SIG         aim SIG at PID with F_SETOWN on a pipe, write it:
  *                         "delivered" if PID died of it, else "dropped"
  *   sigio-owner PID SIG UID   the same, but after this process aims it, a
