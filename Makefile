@@ -48,7 +48,7 @@ KSTAMP_DEBUG_612 := $(call kstamp,debug-6.12,$(call khash,$(KPATCHED_612) vmconf
 
 vpath %.bpf.c bpf tests/guest
 GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_probe_shared fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
-	fcaps_sweep fcaps_bench floor fcaps_tamper
+	fcaps_sweep fcaps_bench floor fcaps_tamper fcaps_audit
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh) tests/lib/tap.sh
 HOST_TESTS := $(BUILD)/tests/test_fcaps $(BUILD)/tests/test_policy
@@ -283,6 +283,10 @@ clean:
 $(BUILD)/guest-bin/fcaps_tamper: tests/guest/fcaps_tamper.c | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LIBS)
+
+$(BUILD)/guest-bin/fcaps_audit: tests/guest/fcaps_audit.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -static $< -o $@
 
 $(BUILD)/guest-bin/runas: tests/guest/runas.c
 	@mkdir -p $(@D)

@@ -2,6 +2,8 @@
 /*
  * fcaps_probe: the program the guest tests give legacy capabilities to and
  * execute. Every subcommand reports on stdout as key=value words.
+ * Run as a binfmt_misc interpreter, it is given the binary's path before
+ * the subcommand: an absolute path first is skipped.
  *   status            the credentials this exec produced
  *   pause             status, then wait for signals
  *   kill PID SIG      send SIG to PID (a negative PID: a process group):
@@ -553,6 +555,8 @@ int main(int argc, char **argv)
 	int status_first = 0;
 	const char *cmd;
 
+	if (argc > 1 && argv[1][0] == '/')
+		argc--, argv++;
 	for (; argc > 1 && !strncmp(argv[1], "--", 2); argc--, argv++) {
 		if (!strcmp(argv[1], "--status")) {
 			status_first = 1;

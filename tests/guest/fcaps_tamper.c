@@ -52,6 +52,15 @@
  *   traceme PROG ARG...   fork; the child execs PROG ARG..., which calls
  *                         PTRACE_TRACEME (traceme-self): the child's result
  *   traceme-self          PTRACE_TRACEME; exit 0, or 100 + errno
+ *   session-to-parent     a child of ours joins a new session keyring and
+ *                         gives it to us (KEYCTL_SESSION_TO_PARENT: our
+ *                         credentials are rebuilt from blank ones in
+ *                         cred_transfer); then sethostname() as we are:
+ *                         "session-to-parent: ok" once our keyring is the
+ *                         child's, and "sethostname: ERRNO|ok"
+ *   park-parents N        N parents asleep, each given a session keyring
+ *                         by its child (N replacements pending), then one
+ *                         more to us: the first error, else "ok"
  *   send-fd SOCK PIN      (uncapped) pass the map PIN over unix socket SOCK
  *   recv-fd SOCK          receive a descriptor on SOCK, then load a program
  *                         that refers to it (prog-with-map by descriptor)
@@ -547,6 +556,122 @@ static int recv_fd(const char *sock)
 	return load_with_map(fd);
 }
 
+#define KEYCTL_GET_KEYRING_ID 0		/* include/uapi/linux/keyctl.h */
+#define KEYCTL_JOIN_SESSION_KEYRING 1
+#define KEYCTL_SESSION_TO_PARENT 18
+#define KEY_SPEC_SESSION_KEYRING -3
+
+static long session_keyring(void)
+{
+	return syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0);
+}
+
+/* The transfer happens as we return to user mode from waiting for the
+ * child: every later system call sees the rebuilt credentials. */
+static int session_to_parent(void)
+{
+	long before = session_keyring(), theirs;
+	int fds[2], status;
+	char host[65] = "";
+	pid_t child;
+
+	if (pipe(fds) || gethostname(host, sizeof(host) - 1))
+		return setup_failed("pipe or gethostname");
+	child = fork();
+	if (child == 0) {
+		theirs = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL);
+		if (theirs < 0 || syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT)) {
+			result(errno);
+			fflush(stdout);
+			_exit(1);
+		}
+		_exit(write(fds[1], &theirs, sizeof(theirs)) == sizeof(theirs) ? 0 : 3);
+	}
+	if (waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return setup_failed("the child");
+	if (WEXITSTATUS(status))
+		return WEXITSTATUS(status) - 1;
+	if (read(fds[0], &theirs, sizeof(theirs)) != sizeof(theirs))
+		return setup_failed("the child's keyring");
+	if (session_keyring() != theirs || theirs == before) {
+		errno = ESRCH;
+		return setup_failed("our session keyring is not the child's");
+	}
+	result(0);
+	op = "sethostname";
+	return result(sethostname(host, strlen(host)) ? errno : 0);
+}
+
+/* the state letter of @pid in /proc/PID/stat ('S': asleep in the kernel) */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] ? p[2] : 0;
+}
+
+/*
+ * @n parents, each asleep in read() until we exit, each given a session
+ * keyring by a child that waits for it to sleep: n replacements pending
+ * at once, which the parents take only when they wake. Then one more by
+ * a child of ours. "park-parents: ERRNO" of the first that failed (the
+ * index on stderr), else that of the last.
+ */
+static int park_parents(int n)
+{
+	int release[2], report[2], err = 0;
+
+	if (pipe(release) || pipe(report))
+		return setup_failed("pipe");
+	for (int i = 0; i <= n && !err; i++) {
+		pid_t parent = i < n ? fork() : getpid();
+
+		if (parent < 0)
+			return setup_failed("fork");
+		if (parent == 0) {
+			char c;
+
+			parent = getpid();
+			if (fork() == 0) {
+				while (proc_state(parent) != 'S')
+					usleep(1000);
+				err = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 ||
+				      syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT) ? errno : 0;
+				_exit(write(report[1], &err, sizeof(err)) != sizeof(err));
+			}
+			close(release[1]);
+			_exit(read(release[0], &c, 1) != 0);
+		}
+		if (i == n) {
+			int s;
+			pid_t child = fork();
+
+			if (child == 0) {
+				err = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 ||
+				      syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT) ? errno : 0;
+				_exit(write(report[1], &err, sizeof(err)) != sizeof(err));
+			}
+			waitpid(child, &s, 0);
+		}
+		if (read(report[0], &err, sizeof(err)) != sizeof(err))
+			return setup_failed("a child's report");
+		if (err)
+			fprintf(stderr, "fcaps_tamper park-parents: parent %d of %d: %s\n",
+				i + 1, n + 1, strerror(err));
+	}
+	return result(err);
+}
+
 static int drop_caps(void)
 {
 	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
@@ -585,6 +710,8 @@ int main(int argc, char **argv)
 	if (!strcmp(op, "traceme-self"))
 		return ptrace(PTRACE_TRACEME, 0, NULL, NULL) ? 100 + errno : 0;
 	/* AF_VSOCK, not built: request_module("net-pf-40") */
+	if (!strcmp(op, "session-to-parent"))
+		return session_to_parent();
 	if (!strcmp(op, "modreq"))
 		return result(socket(40, SOCK_STREAM, 0) < 0 ? errno : 0);
 	if (argc < 3)
@@ -636,6 +763,8 @@ int main(int argc, char **argv)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_WRITES, atoi(argv[4]));
 	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read"))
 		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit"));
+	if (!strcmp(op, "park-parents"))
+		return park_parents(atoi(argv[2]));
 	if (!strcmp(op, "signals"))
 		return all_signals(atoi(argv[2]));
 	if (!strcmp(op, "idmap-mount") && argc == 5)

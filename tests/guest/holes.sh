@@ -98,6 +98,67 @@ userns_kill() {
 	kill $t; wait $t 2>/dev/null
 }
 
+# the lines "$@" prints, joined by spaces
+joined() { "$@" 2>&1 | tr '\n' ' ' | sed 's/ $//'; }
+
+# keyctl's session-to-parent rebuilds the parent's credentials from blank
+# ones (cred_transfer, which cannot refuse): a capped root's stay capped.
+# $H/ktamper is fcaps_tamper capped with cap_net_raw+ep.
+session_to_parent() {
+	check_out "a capped root takes a session keyring from its child: sethostname still EPERM" \
+		"session-to-parent: ok sethostname: EPERM" joined $H/ktamper session-to-parent
+	check_out "... an uncapped root: sethostname allowed" \
+		"session-to-parent: ok sethostname: ok" joined $T session-to-parent
+}
+# BPF reserves a ceiling slot for each pending replacement, at most 256
+parked_parents() {	# $1: the 257th's result, $2: what it means
+	check_out "256 session-to-parent replacements pending (parents asleep): the 257th $2" \
+		"park-parents: $1" parked 256
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		[ "$(parked 0)" = "park-parents: ok" ] && break
+		sleep 0.3
+	done
+	check_out "... once the parents woke and took theirs, one more succeeds" \
+		"park-parents: ok" parked 0
+}
+parked() { $T park-parents "$1" 2>/dev/null; }
+
+# binfmt_misc: the interpreter's value decides an exec, or with the `C`
+# flag the binary's (bprm->executable). $H/interp is fcaps_probe capped
+# with cap_sys_nice+ep; $H/bin.fcc and $H/bin.fcn, cap_net_raw+ep.
+binfmt_files() {
+	cp /usr/local/bin/fcaps_probe $H/interp
+	printf 'not an ELF\n' > $H/bin.fcc && chmod 755 $H/bin.fcc && cp -p $H/bin.fcc $H/bin.fcn
+}
+binfmt_legacy_files() {
+	binfmt_files
+	fcapsctl setcap $H/interp 'cap_sys_nice+ep'
+	for f in bin.fcc bin.fcn; do fcapsctl setcap $H/$f 'cap_net_raw+ep'; done
+}
+binfmt_register() {
+	mkdir -p /tmp/binfmt && mount -t binfmt_misc binfmt_misc /tmp/binfmt
+	echo ":fcapsc:E::fcc::$H/interp:C" > /tmp/binfmt/register
+	echo ":fcapsn:E::fcn::$H/interp:O" > /tmp/binfmt/register
+}
+binfmt_unregister() {
+	echo -1 > /tmp/binfmt/fcapsc; echo -1 > /tmp/binfmt/fcapsn; umount /tmp/binfmt
+}
+binfmt_prm() {
+	echo "$(fields Prm -- runas 1000 $H/bin.fcc status) $(fields Prm -- runas 1000 $H/bin.fcn status)"
+}
+# the sets of the AUDIT_BPRM_FCAPS record of uid 1000 running $1
+audit_caps() {
+	/usr/local/bin/fcaps_audit "$(command -v runas)" 1000 "$1" status |
+		sed -n 's/^bprm_fcaps: //p' | sed 's/ old_pp=.*//'
+}
+# $1: the map whose records to read (decisions, or kdecisions: the kernel's)
+binfmt_execs() {
+	check_out "binfmt_misc C: uid 1000 runs a cap_net_raw+ep binary through a cap_sys_nice+ep interpreter: the binary's value ($1: legacy ret pP)" \
+		"1 0 8192" rec_of $1 runas 1000 $H/bin.fcc status
+	check_out "binfmt_misc without C: the interpreter's value ($1)" \
+		"1 0 8388608" rec_of $1 runas 1000 $H/bin.fcn status
+}
+
 # Idmapped mounts of the ext4 image (kernel path; BPF does not follow a
 # mount's idmap, docs/bpf.md): a legacy value has no rootid to confine
 # it, so none is written through one (SEMANTICS 1), and one read through
@@ -132,6 +193,23 @@ kernel)
 	check_out "root running the file still gets only its sets" "0x2000 0x2000" \
 		fields Eff Prm -- $H/capped status
 	userns_kill
+	cp $T $H/ktamper && fcapsctl setcap $H/ktamper 'cap_net_raw+ep'
+	session_to_parent
+	parked_parents ok "succeeds (no limit without BPF)"
+	binfmt_legacy_files
+	binfmt_register
+	check_out "binfmt_misc: the kernel's credentials: the binary's pP under C, the interpreter's without" \
+		"0x2000 0x800000" binfmt_prm
+	# the audit record shows the value the exec was decided on (patch
+	# "audit: log the file capabilities..."), not a second read of bprm->file
+	cp -p $H/bin.fcc $H/bin2.fcc && setfattr -n security.capability -v $V2 $H/bin2.fcc
+	check_out "audit: under binfmt_misc C the exec's record shows the binary's legacy value" \
+		"fver=0 fp=0000000000002000 fi=0 fe=1" audit_caps $H/bin.fcc
+	check_out "... without C, the interpreter's" \
+		"fver=0 fp=0000000000800000 fi=0 fe=1" audit_caps $H/bin.fcn
+	check_out "... a 6.1 v2 value under C: the binary's, as version 2" \
+		"fver=2 fp=0000000000002000 fi=0 fe=1" audit_caps $H/bin2.fcc
+	binfmt_unregister
 	# a legacy value has no rootid to confine it: only CAP_SETFCAP in the
 	# filesystem's own namespace writes one (SEMANTICS 1)
 	: > $H/own_l && chown 1000:1000 $H/own_l
@@ -169,11 +247,20 @@ kernel)
 bpf)
 	setfattr -n security.capability -v $V2 $H/capped
 	mount -o nosuid,ro /dev/vda /mnt
-	echo "/mnt/good_v1 hex:30039819002000000020000000000000" > $H/policy
+	cp $T $H/ktamper
+	binfmt_files
+	printf '%s\n' "/mnt/good_v1 hex:30039819002000000020000000000000" \
+		"$H/ktamper cap_net_raw+ep" "$H/interp cap_sys_nice+ep" \
+		"$H/bin.fcc cap_net_raw+ep" "$H/bin.fcn cap_net_raw+ep" > $H/policy
 	check "load --kernel-records on stock fails (no fcaps tracepoints), loading nothing" \
 		sh -c '! fcapsctl load --kernel-records 2>/dev/null && [ ! -e /sys/fs/bpf/fcaps ]'
 	step "load --mode enforce on stock" fcapsctl load --mode enforce --scan $H --policy $H/policy
 	xattr_attacks "6.1 v2"
+	session_to_parent
+	parked_parents ENOMEM "is refused: ENOMEM"
+	binfmt_register
+	binfmt_execs decisions
+	binfmt_unregister
 	# CAP_SETFCAP counts in pE only: uid 1000 holding it in pP alone (a 6.1
 	# v2 value without the effective flag) is refused the empty value,
 	# which only BPF's guard checks on 6.1
@@ -244,6 +331,11 @@ sync)
 	check_out "an uncapped file renamed over the capped one after the scan: BPF sees none" "0 0 0" \
 		rec_of decisions runas 1000 $H/capped status
 	check_out "... as the kernel does" "0 0 0" rec_of kdecisions runas 1000 $H/capped status
+	binfmt_legacy_files
+	binfmt_register
+	binfmt_execs decisions
+	binfmt_execs kdecisions
+	binfmt_unregister
 	# an exec inside a user namespace: root there is the namespace's root
 	# (6.1's make_kuid(ns, 0)), for AT_SECURE and for 6.1's root rules
 	fcapsctl setcap $H/link 'cap_net_raw+ep'
