@@ -44,6 +44,55 @@ __noinline __u32 fcaps_exec_map_down(const struct fcaps_ns_query *q)
 	return q ? fcaps_map_down_(q->ns, q->id, 0) : FCAPS_NO_ID;
 }
 
+extern const void nop_mnt_idmap __ksym __weak;
+
+__noinline int fcaps_idmap_of(struct fcaps_idmap *m)
+{
+	__u64 idmap, fs_ns;
+
+	if (!m || !m->idmap)
+		return 0;
+	idmap = m->idmap;
+	fs_ns = m->fs_ns;
+	if (bpf_core_field_exists(struct vfsmount, mnt_userns)) {
+		/* no_idmapping() */
+		if (!fcaps_ns_read(idmap, level) || idmap == fs_ns)
+			return 0;
+		m->uid_map = idmap + bpf_core_field_offset(struct user_namespace, uid_map);
+		m->gid_map = idmap + bpf_core_field_offset(struct user_namespace, gid_map);
+	} else {
+		if (idmap == (__u64)&nop_mnt_idmap)
+			return 0;
+		/* without the symbol (no KALLSYMS_ALL), the nop idmap is
+		 * known by its maps: no extents */
+		if (!(__u64)&nop_mnt_idmap &&
+		    !BPF_CORE_READ((struct mnt_idmap___6_12 *)idmap, uid_map.nr_extents))
+			return 0;
+		m->uid_map = idmap + bpf_core_field_offset(struct mnt_idmap___6_12, uid_map);
+		m->gid_map = idmap + bpf_core_field_offset(struct mnt_idmap___6_12, gid_map);
+	}
+	if (fcaps_ns_read(fs_ns, level)) {
+		m->fs_uid_map = fs_ns + bpf_core_field_offset(struct user_namespace, uid_map);
+		m->fs_gid_map = fs_ns + bpf_core_field_offset(struct user_namespace, gid_map);
+	}
+	return 0;
+}
+
+__noinline __u32 fcaps_vfsid(const struct fcaps_idmap_query *q)
+{
+	__u32 id;
+
+	if (!q)
+		return FCAPS_NO_ID;
+	id = q->id;
+	if (q->fs_map) {
+		id = fcaps_map_id_up(q->fs_map, id);	/* from_kuid(fs_ns, id) */
+		if (id == FCAPS_NO_ID)
+			return id;
+	}
+	return fcaps_map_id_down(q->mnt_map, id, 0);
+}
+
 __noinline int fcaps_exec_tracer_capable(const struct fcaps_tracer_query *q)
 {
 	const struct cred *c;

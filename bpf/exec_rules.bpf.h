@@ -45,6 +45,7 @@ struct fcaps_tracer_query {
 
 int fcaps_exec_tracer_capable(const struct fcaps_tracer_query *q);
 
+
 static __always_inline int exec_in_userns(const void *ns, const void *target)
 {
 	struct fcaps_ns_query q = { .ns = (__u64)ns, .other = (__u64)target };
@@ -151,7 +152,7 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 				     const struct fcaps_old_sets *o,
 				     const struct fcaps_policy_value *pol,
 				     struct user_namespace *fs_ns, unsigned long value_ns,
-				     struct fcaps_decision *d)
+				     const struct fcaps_idmap *im, struct fcaps_decision *d)
 {
 	__u32 effective = 0, has_fcap = 0, rootid = 0, root = d->root_uid;
 	struct fcaps_sets f = {};
@@ -166,10 +167,12 @@ static __always_inline void rules_61(struct linux_binprm *bprm,
 		/* a rootid (the filesystem's; a v2 value's is its root) that
 		 * does not own our namespace or an ancestor: as if absent. A
 		 * v3 rootid is relative to the filesystem that holds the value
-		 * (an overlay's layer), a v2 value's root to the mount's. */
+		 * (an overlay's layer), a v2 value's root to the mount's; the
+		 * mount's idmapping shows either as the exec sees it. */
 		if ((fcaps_le32(pol->value) & FCAPS_61_REVISION_MASK) != FCAPS_61_REVISION_3)
 			value_ns = (unsigned long)fs_ns;
-		if (exec_root_owns(old->user_ns, exec_map_down(value_ns, rootid))) {
+		rootid = vfsid_of(im->fs_uid_map, im->uid_map, exec_map_down(value_ns, rootid));
+		if (exec_root_owns(old->user_ns, rootid)) {
 			has_fcap = 1;
 			d->pp = (f.permitted & d->bset) | (f.inheritable & d->pi);
 			if (effective && (f.permitted & ~d->pp)) {
@@ -218,7 +221,8 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	struct vfsmount *mnt = file->f_path.mnt;
 	struct user_namespace *fs_ns = mnt->mnt_sb->s_user_ns;
 	struct fcaps_sets f = {};
-	__u32 mode = inode->i_mode, tag = 0;
+	struct fcaps_idmap im = {};
+	__u32 mode = inode->i_mode, tag = 0, vuid, vgid;
 	int may_suid, suid_ok, legacy;
 
 	fcaps_inode_key(inode, &key.dev, &key.ino);
@@ -258,21 +262,33 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	/* make_kuid(ns, 0), once: both rule sets and the record use it */
 	d->root_uid = exec_ns_root(old->user_ns);
 	suid_ok = may_suid && !(bprm->unsafe & LSM_UNSAFE_NO_NEW_PRIVS);
-	/* ... nor when the owner or the group has no id in our namespace */
-	if (suid_ok && (mode & (S_ISUID | S_ISGID)) && old->user_ns->level)
-		suid_ok = exec_has_mapping(&old->user_ns->uid_map, inode->i_uid.val) &&
-			  exec_has_mapping(&old->user_ns->gid_map, inode->i_gid.val);
+	fcaps_mnt_idmap(mnt, fs_ns, &im);
+	/* the owner and group as the mount shows them, which need an id in
+	 * our namespace (an invalid one has none, even in the initial) */
+	vuid = inode->i_uid.val;
+	vgid = inode->i_gid.val;
+	if (suid_ok && (mode & (S_ISUID | S_ISGID))) {
+		vuid = vfsid_of(im.fs_uid_map, im.uid_map, vuid);
+		vgid = vfsid_of(im.fs_gid_map, im.gid_map, vgid);
+		if (old->user_ns->level)
+			suid_ok = exec_has_mapping(&old->user_ns->uid_map, vuid) &&
+				  exec_has_mapping(&old->user_ns->gid_map, vgid);
+		else
+			suid_ok = vuid != FCAPS_NO_ID && vgid != FCAPS_NO_ID;
+	}
 	if (suid_ok && (mode & S_ISUID))
-		d->euid = inode->i_uid.val;
+		d->euid = vuid;
 	if (suid_ok && (mode & (S_ISGID | S_IXGRP)) == (S_ISGID | S_IXGRP))
-		d->egid = inode->i_gid.val;
+		d->egid = vgid;
 	d->setid = d->euid != d->uid || d->egid != d->gid;
 
 	if (pol && pol->len >= 4)
 		tag = fcaps_le32(pol->value);
 	legacy = tag == FCAPS_V1_TAG || tag == FCAPS_V3_TAG;
 	if (legacy && cfg->exec && (may_suid || cfg->nosuid_ignore || fcaps_plant(IGNORE_NOSUID)) &&
-	    (fcaps_plant(IGNORE_NOSUID) || exec_root_owns(old->user_ns, exec_ns_root(fs_ns)))) {
+	    (fcaps_plant(IGNORE_NOSUID) ||
+	     exec_root_owns(old->user_ns, vfsid_of(im.fs_uid_map, im.uid_map,
+						     exec_ns_root(fs_ns))))) {
 		d->tag = tag;
 		d->form = fcaps_decode(pol->value, pol->len, &f);
 		if (d->form == FCAPS_MALFORMED) {
@@ -284,7 +300,7 @@ static __always_inline void decide_from(struct linux_binprm *bprm, struct file *
 	} else {
 		/* a legacy value that does not apply is as if absent */
 		rules_61(bprm, task, old, &o, legacy || !may_suid ? NULL : pol, fs_ns,
-			 fcaps_value_ns(inode), d);
+			 fcaps_value_ns(inode), &im, d);
 	}
 	d->suid = d->euid;
 	/* recorded as the kernel's tracepoint can see it: after the downgrade */

@@ -190,20 +190,29 @@ int BPF_PROG(fcaps_policy_sb_free, struct super_block *sb)
 }
 
 /* capable_wrt_inode_uidgid(CAP_SETFCAP), as 6.1 asks for security.capability,
- * with pE as the ceiling of a capped file's runner leaves it */
-static __always_inline int may_set_fcaps(struct inode *inode)
+ * with pE as the ceiling of a capped file's runner leaves it, and the
+ * owner and group as the mount's idmapping @idmap shows them */
+static __always_inline int may_set_fcaps(__u64 idmap, struct inode *inode)
 {
 	const struct cred *cred = bpf_get_current_task_btf()->cred;
 	struct user_namespace *ns = cred->user_ns;
 	__u64 pe = fcaps_cap64(cred->cap_effective), pp = 0;
+	struct fcaps_idmap m = {};
+	__u32 vuid, vgid;
 
 	fcaps_capped_sets(cred, &pp, &pe);
 	if (!((pe >> (fcaps_plant(GUARD_SETPCAP) ? CAP_SETPCAP : CAP_SETFCAP)) & 1))
 		return 0;
+	m.idmap = idmap;
+	m.fs_ns = (__u64)inode->i_sb->s_user_ns;
+	if (idmap)
+		fcaps_idmap_of(&m);
+	vuid = vfsid_of(m.fs_uid_map, m.uid_map, inode->i_uid.val);
+	vgid = vfsid_of(m.fs_gid_map, m.gid_map, inode->i_gid.val);
 	if (!ns->level)
-		return 1;
-	return fcaps_has_mapping((unsigned long)&ns->uid_map, inode->i_uid.val) &&
-	       fcaps_has_mapping((unsigned long)&ns->gid_map, inode->i_gid.val);
+		return vuid != FCAPS_NO_ID && vgid != FCAPS_NO_ID;
+	return fcaps_has_mapping((unsigned long)&ns->uid_map, vuid) &&
+	       fcaps_has_mapping((unsigned long)&ns->gid_map, vgid);
 }
 
 /*
@@ -242,7 +251,8 @@ static __always_inline void guard_record(const struct fcaps_config *cfg, int op,
 	fcaps_call_commit(r, seq, ret);
 }
 
-static __always_inline int guard(int op, int kind, int empty_caps, struct inode *inode)
+static __always_inline int guard(int op, int kind, int empty_caps, __u64 idmap,
+				 struct inode *inode)
 {
 	const struct fcaps_config *cfg = fcaps_config();
 	int ret = 0;
@@ -250,7 +260,7 @@ static __always_inline int guard(int op, int kind, int empty_caps, struct inode 
 	if (!kind || !cfg)
 		return 0;
 	/* 6.1 checks an empty security.capability nowhere (SEMANTICS 6) */
-	if (empty_caps && !may_set_fcaps(inode))
+	if (empty_caps && !may_set_fcaps(idmap, inode))
 		ret = -EPERM;
 	/* 1 makes 6.1's LSM layer run the capability module's checks,
 	 * which any other value from the bpf LSM skips */
@@ -268,6 +278,7 @@ static __always_inline int guard(int op, int kind, int empty_caps, struct inode 
 SEC("lsm/inode_setxattr")
 int fcaps_guard_setxattr(unsigned long long *ctx)
 {
+	__u64 idmap = ctx[0];	/* 6.1: mnt_userns; 6.12: a struct mnt_idmap */
 	struct dentry *dentry = (struct dentry *)ctx[1];
 	const char *name = (const char *)ctx[2];
 	size_t size = ctx[4];
@@ -276,16 +287,18 @@ int fcaps_guard_setxattr(unsigned long long *ctx)
 	if (ret)
 		return ret;
 	kind = xattr_kind(name);
-	return guard(FCAPS_GUARD_SET, kind, kind == FCAPS_GUARD_CAPS && !size, dentry->d_inode);
+	return guard(FCAPS_GUARD_SET, kind, kind == FCAPS_GUARD_CAPS && !size, idmap,
+		     dentry->d_inode);
 }
 
+/* @idmap: 6.1's mnt_userns, 6.12's struct mnt_idmap */
 SEC("lsm/inode_removexattr")
-int BPF_PROG(fcaps_guard_removexattr, struct user_namespace *mnt_userns,
-	     struct dentry *dentry, const char *name, int ret)
+int BPF_PROG(fcaps_guard_removexattr, void *idmap, struct dentry *dentry, const char *name,
+	     int ret)
 {
 	if (ret)
 		return ret;
-	return guard(FCAPS_GUARD_REMOVE, xattr_kind(name), 0, dentry->d_inode);
+	return guard(FCAPS_GUARD_REMOVE, xattr_kind(name), 0, (__u64)idmap, dentry->d_inode);
 }
 
 char LICENSE[] SEC("license") = "GPL";

@@ -21,15 +21,14 @@
  */
 #define fcaps_ns_read(ns, field) BPF_CORE_READ((struct user_namespace *)(ns), field)	/* ns: a local */
 
-/* Is @id in inline extent @i (a constant) of @ns's uid map? Its kernel id
- * into @kid if so. */
-static __always_inline int fcaps_extent_down(unsigned long ns, const int i, __u32 n,
+/* Is @id in inline extent @i (a constant) of the id map at @map? Its
+ * kernel id into @kid if so. */
+static __always_inline int fcaps_extent_down(unsigned long map, const int i, __u32 n,
 					     __u32 id, __u32 *kid)
 {
 	struct uid_gid_extent e;
 
-	if (i >= n || bpf_core_read(&e, sizeof(e),
-				    &((struct user_namespace *)ns)->uid_map.extent[i]))
+	if (i >= n || bpf_core_read(&e, sizeof(e), &((struct uid_gid_map *)map)->extent[i]))
 		return 0;
 	if (id < e.first || id - e.first >= e.count)
 		return 0;
@@ -56,28 +55,26 @@ static long fcaps_map_down_step(__u32 i, struct fcaps_id_walk *w)
 }
 
 /*
- * make_kuid(@ns, @id): the kernel id of @ns's @id, or FCAPS_NO_ID. With
- * @only_first past five extents, only the first is read: they are sorted
- * by first and disjoint, so an id 0 can be in no other.
+ * map_id_down(): the kernel id the id map at @map gives @id, or
+ * FCAPS_NO_ID. With @only_first past five extents, only the first is
+ * read: they are sorted by first and disjoint, so an id 0 can be in no
+ * other.
  */
-static __always_inline __u32 fcaps_map_down_(unsigned long ns, __u32 id, int only_first)
+static __always_inline __u32 fcaps_map_id_down(unsigned long map, __u32 id, int only_first)
 {
 	struct fcaps_id_walk w = { .id = id, .kid = FCAPS_NO_ID };
-	__u32 n;
+	__u32 n = BPF_CORE_READ((struct uid_gid_map *)map, nr_extents);
 
-	if (!fcaps_ns_read(ns, level))
-		return id;		/* the initial namespace maps every id to itself */
-	n = fcaps_ns_read(ns, uid_map.nr_extents);
 	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS) {
-		if (fcaps_extent_down(ns, 0, n, id, &w.kid) ||
-		    fcaps_extent_down(ns, 1, n, id, &w.kid) ||
-		    fcaps_extent_down(ns, 2, n, id, &w.kid) ||
-		    fcaps_extent_down(ns, 3, n, id, &w.kid) ||
-		    fcaps_extent_down(ns, 4, n, id, &w.kid))
+		if (fcaps_extent_down(map, 0, n, id, &w.kid) ||
+		    fcaps_extent_down(map, 1, n, id, &w.kid) ||
+		    fcaps_extent_down(map, 2, n, id, &w.kid) ||
+		    fcaps_extent_down(map, 3, n, id, &w.kid) ||
+		    fcaps_extent_down(map, 4, n, id, &w.kid))
 			return w.kid;
 		return FCAPS_NO_ID;
 	}
-	w.forward = fcaps_ns_read(ns, uid_map.forward);
+	w.forward = BPF_CORE_READ((struct uid_gid_map *)map, forward);
 	if (only_first)
 		fcaps_map_down_step(0, &w);
 	else
@@ -86,27 +83,39 @@ static __always_inline __u32 fcaps_map_down_(unsigned long ns, __u32 id, int onl
 	return w.kid;
 }
 
+/* make_kuid(@ns, @id): the kernel id of @ns's @id, or FCAPS_NO_ID */
+static __always_inline __u32 fcaps_map_down_(unsigned long ns, __u32 id, int only_first)
+{
+	if (!fcaps_ns_read(ns, level))
+		return id;		/* the initial namespace maps every id to itself */
+	return fcaps_map_id_down((unsigned long)&((struct user_namespace *)ns)->uid_map, id,
+				 only_first);
+}
+
 static __always_inline __u32 fcaps_map_down(struct user_namespace *ns, __u32 id)
 {
 	/* the initial namespace, in a plain load */
 	return ns->level ? fcaps_map_down_((unsigned long)ns, id, 0) : id;
 }
 
-/* kuid_has_mapping() and kgid_has_mapping(): is kernel id @kid in the id
- * map at @map (a namespace's uid_map or gid_map)? */
+/* map_id_up(): the id that the id map at @map (a namespace's uid_map or
+ * gid_map, or a mount's) gives kernel id @kid, or FCAPS_NO_ID */
 struct fcaps_up_walk {
 	struct uid_gid_extent *forward;
-	__u32 kid;
-	int found;
+	__u32 kid, id;
 };
 
-static __always_inline int fcaps_extent_up(unsigned long map, const int i, __u32 n, __u32 kid)
+static __always_inline int fcaps_extent_up(unsigned long map, const int i, __u32 n, __u32 kid,
+					   __u32 *id)
 {
 	struct uid_gid_extent e;
 
 	if (i >= n || bpf_core_read(&e, sizeof(e), &((struct uid_gid_map *)map)->extent[i]))
 		return 0;
-	return kid >= e.lower_first && kid - e.lower_first < e.count;
+	if (kid < e.lower_first || kid - e.lower_first >= e.count)
+		return 0;
+	*id = e.first + (kid - e.lower_first);
+	return 1;
 }
 
 static long fcaps_map_up_step(__u32 i, struct fcaps_up_walk *w)
@@ -115,23 +124,94 @@ static long fcaps_map_up_step(__u32 i, struct fcaps_up_walk *w)
 
 	if (bpf_probe_read_kernel(&e, sizeof(e), w->forward + i))
 		return 1;
-	w->found = w->kid >= e.lower_first && w->kid - e.lower_first < e.count;
-	return w->found;
+	if (w->kid < e.lower_first || w->kid - e.lower_first >= e.count)
+		return 0;
+	w->id = e.first + (w->kid - e.lower_first);
+	return 1;
 }
 
-static __always_inline int fcaps_has_mapping(unsigned long map, __u32 kid)
+static __always_inline __u32 fcaps_map_id_up(unsigned long map, __u32 kid)
 {
-	struct fcaps_up_walk w = { .kid = kid };
+	struct fcaps_up_walk w = { .kid = kid, .id = FCAPS_NO_ID };
 	__u32 n = BPF_CORE_READ((struct uid_gid_map *)map, nr_extents);
 
-	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS)
-		return fcaps_extent_up(map, 0, n, kid) || fcaps_extent_up(map, 1, n, kid) ||
-		       fcaps_extent_up(map, 2, n, kid) || fcaps_extent_up(map, 3, n, kid) ||
-		       fcaps_extent_up(map, 4, n, kid);
+	if (n <= UID_GID_MAP_MAX_BASE_EXTENTS) {
+		if (fcaps_extent_up(map, 0, n, kid, &w.id) || fcaps_extent_up(map, 1, n, kid, &w.id) ||
+		    fcaps_extent_up(map, 2, n, kid, &w.id) || fcaps_extent_up(map, 3, n, kid, &w.id) ||
+		    fcaps_extent_up(map, 4, n, kid, &w.id))
+			return w.id;
+		return FCAPS_NO_ID;
+	}
 	w.forward = BPF_CORE_READ((struct uid_gid_map *)map, forward);
 	bpf_loop(n < UID_GID_MAP_MAX_EXTENTS ? n : UID_GID_MAP_MAX_EXTENTS,
 		 fcaps_map_up_step, &w, 0);
-	return w.found;
+	return w.id;
+}
+
+/* kuid_has_mapping() and kgid_has_mapping(): is kernel id @kid in the id
+ * map at @map? */
+static __always_inline int fcaps_has_mapping(unsigned long map, __u32 kid)
+{
+	return fcaps_map_id_up(map, kid) != FCAPS_NO_ID;
+}
+
+/*
+ * A mount's idmapping, as the id maps an id goes through (0: none):
+ * 6.1's is a user namespace (vfsmount.mnt_userns, the first argument of
+ * the inode hooks), 6.12's a struct mnt_idmap with maps of its own,
+ * nop_mnt_idmap for none.
+ */
+struct fcaps_idmap {
+	__u64 idmap, fs_ns;		/* asked: the idmapping, the filesystem's namespace */
+	__u64 uid_map, gid_map;		/* the mount's */
+	__u64 fs_uid_map, fs_gid_map;	/* the filesystem's namespace's, 0: initial */
+};
+
+struct mnt_idmap___6_12 {
+	struct uid_gid_map uid_map;
+	struct uid_gid_map gid_map;
+} __attribute__((preserve_access_index));
+
+struct vfsmount___6_12 {
+	struct mnt_idmap___6_12 *mnt_idmap;
+} __attribute__((preserve_access_index));
+
+/* The maps of idmapping @m->idmap (6.1's user namespace or 6.12's
+ * mnt_idmap) for a filesystem of namespace @m->fs_ns, left 0 if it maps
+ * nothing (exec.bpf.c, which alone may name nop_mnt_idmap: libbpf 1.1
+ * cannot link a typeless ksym declared in two objects). Numbers in
+ * memory: a global function's arguments are scalars or memory. */
+int fcaps_idmap_of(struct fcaps_idmap *m);
+
+/* @mnt's idmapping into @m, as fcaps_idmap_of() */
+static __always_inline void fcaps_mnt_idmap(struct vfsmount *mnt, struct user_namespace *fs_ns,
+					    struct fcaps_idmap *m)
+{
+	if (bpf_core_field_exists(mnt->mnt_userns))
+		bpf_core_read(&m->idmap, sizeof(m->idmap), &mnt->mnt_userns);
+	else
+		bpf_core_read(&m->idmap, sizeof(m->idmap),
+			      &((struct vfsmount___6_12 *)mnt)->mnt_idmap);
+	m->fs_ns = (__u64)fs_ns;
+	if (m->idmap)
+		fcaps_idmap_of(m);
+}
+
+/* make_vfsuid() and make_vfsgid(): kernel id @id of a filesystem whose
+ * namespace's id map is at @fs_map (0: the initial namespace) as the
+ * mount's id map at @mnt_map shows it, or FCAPS_NO_ID (exec.bpf.c) */
+struct fcaps_idmap_query {
+	__u64 fs_map, mnt_map;
+	__u32 id;
+};
+
+__u32 fcaps_vfsid(const struct fcaps_idmap_query *q);
+
+static __always_inline __u32 vfsid_of(__u64 fs_map, __u64 mnt_map, __u32 id)
+{
+	struct fcaps_idmap_query q = { .fs_map = fs_map, .mnt_map = mnt_map, .id = id };
+
+	return mnt_map ? fcaps_vfsid(&q) : id;
 }
 
 /* The walk up from a namespace: what it looks for, and what it found */

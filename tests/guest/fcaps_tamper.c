@@ -33,9 +33,10 @@
  *                         it lacks), which runs kernel.modprobe
  *   prlimit PID           lower PID's RLIMIT_NOFILE soft limit by one
  *   prlimit-read PID      read PID's RLIMIT_NOFILE
- *   idmap-mount SRC DST MAP  bind SRC on DST idmapped by a new user
- *                         namespace whose uid and gid map is MAP
- *                         ("0 1000 1"): the mount_setattr() step decides
+ *   idmap-mount SRC DST MAP [GIDMAP]  bind SRC on DST idmapped by a new
+ *                         user namespace whose uid map is MAP ("0 1000
+ *                         1", lines for more ranges) and gid map GIDMAP,
+ *                         or MAP: the mount_setattr() step decides
  *   signals PID           every signal 1 to 64 by kill(), tgkill(),
  *                         rt_sigqueueinfo() (SI_QUEUE) and
  *                         pidfd_send_signal(): the errno all 256 failed
@@ -304,9 +305,9 @@ static int write_map(pid_t pid, const char *file, const char *map)
 	return fclose(f);
 }
 
-/* A user namespace mapped as @map, held by a child that waits for us: a
- * descriptor of it, or -1 */
-static int userns_fd(const char *map)
+/* A user namespace whose uid map is @map and gid map @gmap, held by a
+ * child that waits for us: a descriptor of it, or -1 */
+static int userns_fd(const char *map, const char *gmap)
 {
 	int ready[2], fd = -1;
 	char path[64], c;
@@ -325,7 +326,7 @@ static int userns_fd(const char *map)
 	}
 	close(ready[1]);
 	if (child > 0 && read(ready[0], &c, 1) == 1 && !write_map(child, "uid_map", map) &&
-	    !write_map(child, "setgroups", "deny") && !write_map(child, "gid_map", map)) {
+	    !write_map(child, "setgroups", "deny") && !write_map(child, "gid_map", gmap)) {
 		snprintf(path, sizeof(path), "/proc/%d/ns/user", child);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	}
@@ -337,12 +338,12 @@ static int userns_fd(const char *map)
 	return fd;
 }
 
-static int idmap_mount(const char *src, const char *dst, const char *map)
+static int idmap_mount(const char *src, const char *dst, const char *map, const char *gmap)
 {
 	struct mount_attr attr = { .attr_set = MOUNT_ATTR_IDMAP };
 	int tree;
 
-	attr.userns_fd = userns_fd(map);
+	attr.userns_fd = userns_fd(map, gmap);
 	if ((int)attr.userns_fd < 0)
 		return setup_failed("a user namespace for the idmap");
 	tree = syscall(SYS_open_tree, AT_FDCWD, src, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
@@ -767,8 +768,8 @@ int main(int argc, char **argv)
 		return park_parents(atoi(argv[2]));
 	if (!strcmp(op, "signals"))
 		return all_signals(atoi(argv[2]));
-	if (!strcmp(op, "idmap-mount") && argc == 5)
-		return idmap_mount(argv[2], argv[3], argv[4]);
+	if (!strcmp(op, "idmap-mount") && (argc == 5 || argc == 6))
+		return idmap_mount(argv[2], argv[3], argv[4], argv[argc - 1]);
 	if (!strcmp(op, "sigio") && argc == 4)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
 	if (!strcmp(op, "traceme"))

@@ -18,6 +18,8 @@ cp /usr/local/bin/fcaps_probe $H/capped
 cp /usr/local/bin/fcaps_probe $H/plain
 # a 6.1 v2 value (cap_net_raw, effective) for the stock kernel
 V2=0x0100000200200000000000000000000000000000
+# a 6.1 v3 value (cap_net_raw, effective) of rootid 1000
+V3_1000=0x0100000300200000000000000000000000000000e8030000
 # a legacy v1 value (cap_net_raw, effective)
 V1=0x30039819002000000020000000000000
 T=/usr/local/bin/fcaps_tamper
@@ -34,12 +36,14 @@ rec_of() {
 		sort -n | tail -n 1 | cut -d' ' -f2-
 }
 # "legacy ret pP pE AT_SECURE" of the same record
-recx_of() {
-	map=$1; shift
+recx_of() { m=$1; shift; recf_of "$m" "legacy ret pp pe secureexec" "$@"; }
+# the fields FIELDS of the newest exec record for the pid that $3.. reports, in map $1
+recf_of() {
+	map=$1 fl=$2; shift 2
 	pid=$("$@" | sed -n 's/^pid=\([0-9]*\).*/\1/p')
 	r=$(fcapsctl decisions --json | grep "\"map\":\"$map\"" |
 		grep "\"hook\":\"exec\",\"pid\":$pid," | tail -n 1)
-	for f in legacy ret pp pe secureexec; do
+	for f in $fl; do
 		echo "$r" | sed -n "s/.*\"$f\":\(-*[0-9]*\).*/\1/p"
 	done | tr '\n' ' ' | sed 's/ $//'
 }
@@ -159,10 +163,10 @@ binfmt_execs() {
 		"1 0 8388608" rec_of $1 runas 1000 $H/bin.fcn status
 }
 
-# Idmapped mounts of the ext4 image (kernel path; BPF does not follow a
-# mount's idmap, docs/bpf.md): a legacy value has no rootid to confine
-# it, so none is written through one (SEMANTICS 1), and one read through
-# one belongs to the root the idmap shows the filesystem's as
+# Idmapped mounts of the ext4 image (kernel path; idmapped_bpf for BPF):
+# a legacy value has no rootid to confine it, so none is written through
+# one (SEMANTICS 1), and one read through one belongs to the root the
+# idmap shows the filesystem's as
 idmapped() {
 	mount /dev/vda /mnt
 	mkdir -p /mnt/idm $H/idm_same $H/idm_1000
@@ -184,6 +188,93 @@ idmapped() {
 	check_out "... the same file on the image's own mount: cap_net_raw" "0x2000 1" \
 		fields Prm secure -- runas 1000 /mnt/idm/p status
 	umount $H/idm_1000; umount $H/idm_same; umount /mnt
+}
+
+# The same under BPF (stock kernel, enforcing): the exec decision follows
+# the mount's idmap as the kernel does. The stock kernel's credentials
+# answer for a v2 value and setid bits; a legacy value through one is
+# ignored, as idmapped() shows the kernel path does.
+idmapped_bpf() {
+	mount /dev/vda /mnt
+	mkdir -p /mnt/idb $H/idb_1000 $H/idb_root
+	cp /usr/local/bin/fcaps_probe /mnt/idb/v2 && setfattr -n security.capability -v $V2 /mnt/idb/v2
+	cp /usr/local/bin/fcaps_probe /mnt/idb/v1 && fcapsctl policy add /mnt/idb/v1 cap_net_raw+ep
+	cp /usr/local/bin/fcaps_probe /mnt/idb/suid0 && chmod 4755 /mnt/idb/suid0
+	cp /usr/local/bin/fcaps_probe /mnt/idb/suid1000 && chown 1000:1000 /mnt/idb/suid1000 &&
+		chmod 6755 /mnt/idb/suid1000
+	check_out "an idmapped bind showing the image's root as uid 1000 (0 1000 1)" \
+		"idmap-mount: ok" $T idmap-mount /mnt/idb $H/idb_1000 "0 1000 1"
+	check_out "... and one showing its uid 1000 as root (1000 0 1)" \
+		"idmap-mount: ok" $T idmap-mount /mnt/idb $H/idb_root "1000 0 1"
+	check_out "uid 1000 runs a v2 file (cap_net_raw) on the image: the kernel's euid Prm secure" \
+		"1000 0x2000 1" fields euid Prm secure -- runas 1000 /mnt/idb/v2 status
+	check_out "... BPF's record (legacy ret pP pE AT_SECURE)" "0 0 8192 8192 1" \
+		recx_of decisions runas 1000 /mnt/idb/v2 status
+	check_out "... through 0 1000 1 the value is ignored (its root is not ours): the kernel's" \
+		"1000 0 0" fields euid Prm secure -- runas 1000 $H/idb_1000/v2 status
+	check_out "... BPF's" "0 0 0 0 0" recx_of decisions runas 1000 $H/idb_1000/v2 status
+	check_out "uid 1000 runs a legacy-capped file on the image: BPF applies it" "1 0 8192 8192 1" \
+		recx_of decisions runas 1000 /mnt/idb/v1 status
+	check_out "... through 0 1000 1 it is ignored, as on the kernel path" "0 0 0 0 0" \
+		recx_of decisions runas 1000 $H/idb_1000/v1 status
+	check_out "uid 1000 runs a setuid-root file through 0 1000 1: its owner shows as 1000, no setid (the kernel's)" \
+		"1000 0 0" fields euid Prm secure -- runas 1000 $H/idb_1000/suid0 status
+	check_out "... BPF's" "0 0 0 0 0" recx_of decisions runas 1000 $H/idb_1000/suid0 status
+	check_out "uid 1000 runs its own setuid file through 1000 0 1: root, every capability (the kernel's)" \
+		"0 0x1ffffffffff 1" fields euid Prm secure -- runas 1000 $H/idb_root/suid1000 status
+	check_out "... BPF's" "0 0 2199023255551 2199023255551 1" \
+		recx_of decisions runas 1000 $H/idb_root/suid1000 status
+	# the xattr guard (CAP_SETFCAP over the owner, as the mount shows it)
+	: > /mnt/idb/ownv && chown 1000:1000 /mnt/idb/ownv &&
+		setfattr -n security.capability -v $V2 /mnt/idb/ownv
+	check "root of uid 1000's namespace cannot empty the value of its own file through 1000 0 1, which shows it as root's: EPERM" \
+		eperm runas 1000 unshare -r setfattr -n security.capability $H/idb_root/ownv
+	check_out "... the value is unchanged" "$V2" val /mnt/idb/ownv
+	check "... on the image's own mount it may" \
+		runas 1000 unshare -r setfattr -n security.capability /mnt/idb/ownv
+	# the group as the mount shows it: unmapped there, no setid
+	cp /usr/local/bin/fcaps_probe /mnt/idb/suidg0 && chown 1000:0 /mnt/idb/suidg0 &&
+		chmod 4755 /mnt/idb/suidg0
+	check_out "uid 1000 runs its setuid file of group 0 through 1000 0 1, which maps no group 0: no setid (the kernel's)" \
+		"1000 0 0" fields euid Prm secure -- runas 1000 $H/idb_root/suidg0 status
+	check_out "... BPF's" "0 0 0 0 0" recx_of decisions runas 1000 $H/idb_root/suidg0 status
+	cp /usr/local/bin/fcaps_probe /mnt/idb/sgid1000 && chown 1000:1000 /mnt/idb/sgid1000 &&
+		chmod 2755 /mnt/idb/sgid1000
+	check_out "... its setgid file through it: egid 0 (the kernel's euid egid secure)" "1000 0 1" \
+		fields euid egid secure -- runas 1000 $H/idb_root/sgid1000 status
+	check_out "... BPF's (euid egid setid AT_SECURE)" "1000 0 1 1" \
+		recf_of decisions "euid egid setid secureexec" runas 1000 $H/idb_root/sgid1000 status
+	# a namespace's root: the owner the mount shows must be mapped there
+	check_out "root of uid 1000's namespace runs suid1000 through 1000 0 1 (its owner shows as root, unmapped there): no setid (the kernel's euid secure)" \
+		"0 0" fields euid secure -- runas 1000 unshare -r $H/idb_root/suid1000 status
+	check_out "... BPF's" "0 0 2199023255551 2199023255551 0" \
+		recx_of decisions runas 1000 unshare -r $H/idb_root/suid1000 status
+	# a v3 rootid through the mount: rootid 1000, shown as root
+	cp /usr/local/bin/fcaps_probe /mnt/idb/v3 && setfattr -n security.capability -v $V3_1000 /mnt/idb/v3
+	check_out "a v3 value of rootid 1000 (cap_net_raw) on the image: ignored (the kernel's)" "1000 0 0" \
+		fields euid Prm secure -- runas 1000 /mnt/idb/v3 status
+	check_out "... BPF's" "0 0 0 0 0" recx_of decisions runas 1000 /mnt/idb/v3 status
+	check_out "... through 1000 0 1 its root is ours: applied (the kernel's)" "1000 0x2000 1" \
+		fields euid Prm secure -- runas 1000 $H/idb_root/v3 status
+	check_out "... BPF's" "0 0 8192 8192 1" recx_of decisions runas 1000 $H/idb_root/v3 status
+	# a mount map of six ranges (past the five inline extents), and
+	# different uid and gid maps
+	mkdir -p $H/idb_6 $H/idb_ug
+	check_out "a bind of six ranges, the sixth showing uid 1000 as root" "idmap-mount: ok" \
+		$T idmap-mount /mnt/idb $H/idb_6 "$(printf '0 2000 1\n1 2001 1\n2 2002 1\n3 2003 1\n4 2004 1\n1000 0 1')"
+	check_out "... uid 1000's setuid file through it: root (the kernel's)" "0 0x1ffffffffff 1" \
+		fields euid Prm secure -- runas 1000 $H/idb_6/suid1000 status
+	check_out "... BPF's" "0 0 2199023255551 2199023255551 1" \
+		recx_of decisions runas 1000 $H/idb_6/suid1000 status
+	cp /usr/local/bin/fcaps_probe /mnt/idb/ug && chown 1000:0 /mnt/idb/ug && chmod 6755 /mnt/idb/ug
+	check_out "a bind whose uid map shows 1000 as 0 and gid map 0 as 1000" "idmap-mount: ok" \
+		$T idmap-mount /mnt/idb $H/idb_ug "1000 0 1" "0 1000 1"
+	check_out "... uid 1000's 6755 file of group 0 through it: root, group 1000 (the kernel's euid egid Prm)" \
+		"0 1000 0x1ffffffffff" fields euid egid Prm -- runas 1000 $H/idb_ug/ug status
+	check_out "... BPF's (euid egid setid AT_SECURE)" "0 1000 1 1" \
+		recf_of decisions "euid egid setid secureexec" runas 1000 $H/idb_ug/ug status
+	umount $H/idb_ug; umount $H/idb_6
+	umount $H/idb_root; umount $H/idb_1000; umount /mnt
 }
 
 case "$mode" in
@@ -301,6 +392,10 @@ bpf)
 	fcapsctl set nosuid_ignore=1
 	check_out "... and applies it with nosuid_ignore=1" "1 0 8192" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
+	fcapsctl set nosuid_ignore=0
+	umount /mnt
+	idmapped_bpf
+	mount -o nosuid,ro /dev/vda /mnt
 	fcapsctl unload >/dev/null
 	# the guard restores 6.1's own checks: in shadow mode as well
 	step "load --mode shadow on stock" fcapsctl load --mode shadow --scan $H
