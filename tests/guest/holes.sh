@@ -107,10 +107,10 @@ joined() { "$@" 2>&1 | tr '\n' ' ' | sed 's/ $//'; }
 
 # keyctl's session-to-parent rebuilds the parent's credentials from blank
 # ones (cred_transfer, which cannot refuse): a capped root's stay capped.
-# $H/ktamper is fcaps_tamper capped with cap_net_raw+ep.
+# $1: fcaps_tamper capped with cap_net_raw+ep; $2: which rules cap it.
 session_to_parent() {
-	check_out "a capped root takes a session keyring from its child: sethostname still EPERM" \
-		"session-to-parent: ok sethostname: EPERM" joined $H/ktamper session-to-parent
+	check_out "$2: a capped root takes a session keyring from its child: sethostname still EPERM" \
+		"session-to-parent: ok sethostname: EPERM" joined $1 session-to-parent
 	check_out "... an uncapped root: sethostname allowed" \
 		"session-to-parent: ok sethostname: ok" joined $T session-to-parent
 }
@@ -275,6 +275,33 @@ idmapped_bpf() {
 		recf_of decisions "euid egid setid secureexec" runas 1000 $H/idb_ug/ug status
 	umount $H/idb_ug; umount $H/idb_6
 	umount $H/idb_root; umount $H/idb_1000; umount /mnt
+	case "$(uname -r)" in 6.12*) idmapped_userns_tmpfs;; esac
+}
+
+# 6.12 idmaps a tmpfs mounted inside a user namespace: an id goes up
+# through that namespace, then down through the mount's map. The
+# namespace maps its root to kuid 0 and its uid N to kuid 100000 + N (its
+# second shell, exec'd once the maps are written, is root there); it
+# mounts a tmpfs, makes a setuid file of its uid 1 and binds it with
+# "1 0 1", which shows uid 1 as its root.
+idmapped_userns_tmpfs() {
+	mkdir -p $H/ut $H/ut_idm
+	cat > $H/ut_in.sh <<EOS
+mount -t tmpfs t $H/ut && cp /usr/local/bin/fcaps_probe $H/ut/s && chown 1:1 $H/ut/s &&
+	chmod 6755 $H/ut/s && $T idmap-mount $H/ut $H/ut_idm '1 0 1' >/dev/null &&
+	runas 1000 $H/ut_idm/s status && setfattr -n security.capability $H/ut_idm/s && echo guard=ok
+EOS
+	unshare -Um sh -c "sleep 1; sh $H/ut_in.sh" > $H/ut.out 2>&1 &
+	ns=$!
+	sleep 0.3
+	printf '0 0 1\n1 100001 65535\n' > /proc/$ns/uid_map
+	printf '0 0 1\n1 200001 65535\n' > /proc/$ns/gid_map
+	wait $ns
+	check_out "6.12: uid 1000 of a namespace runs a setuid file of its uid 1 on its tmpfs, bound with 1 0 1: the namespace's root (the kernel's euid Prm secure)" \
+		"0 0x1ffffffffff 1" fields euid Prm secure -- grep pid= $H/ut.out
+	check_out "... BPF's" "0 0 2199023255551 2199023255551 1" recx_of decisions grep pid= $H/ut.out
+	check_out "... and the namespace's root may empty its value (the guard: the owner up through the namespace, then down)" \
+		"guard=ok" grep guard= $H/ut.out
 }
 
 case "$mode" in
@@ -285,7 +312,7 @@ kernel)
 		fields Eff Prm -- $H/capped status
 	userns_kill
 	cp $T $H/ktamper && fcapsctl setcap $H/ktamper 'cap_net_raw+ep'
-	session_to_parent
+	session_to_parent $H/ktamper kernel
 	parked_parents ok "succeeds (no limit without BPF)"
 	binfmt_legacy_files
 	binfmt_register
@@ -338,17 +365,14 @@ kernel)
 bpf)
 	setfattr -n security.capability -v $V2 $H/capped
 	mount -o nosuid,ro /dev/vda /mnt
-	cp $T $H/ktamper
 	binfmt_files
 	printf '%s\n' "/mnt/good_v1 hex:30039819002000000020000000000000" \
-		"$H/ktamper cap_net_raw+ep" "$H/interp cap_sys_nice+ep" \
+		"$H/interp cap_sys_nice+ep" \
 		"$H/bin.fcc cap_net_raw+ep" "$H/bin.fcn cap_net_raw+ep" > $H/policy
 	check "load --kernel-records on stock fails (no fcaps tracepoints), loading nothing" \
 		sh -c '! fcapsctl load --kernel-records 2>/dev/null && [ ! -e /sys/fs/bpf/fcaps ]'
 	step "load --mode enforce on stock" fcapsctl load --mode enforce --scan $H --policy $H/policy
 	xattr_attacks "6.1 v2"
-	session_to_parent
-	parked_parents ENOMEM "is refused: ENOMEM"
 	binfmt_register
 	binfmt_execs decisions
 	binfmt_unregister
@@ -799,6 +823,7 @@ ceiling)
 	check_out "kernel: capped root cannot add cap_sys_admin to pI, nor gain it through an fI file" \
 		"-1 0" inherit
 	# page 0 (below vm.mmap_min_addr): cap_mmap_addr() asks cap_capable()
+	cp $T $H/c/ktamper && fcapsctl setcap $H/c/ktamper 'cap_net_raw+ep'
 	# for CAP_SYS_RAWIO itself, past lsm/capable
 	cp /usr/local/bin/fcaps_probe $H/c/probe_rawio && fcapsctl setcap $H/c/probe_rawio 'cap_sys_rawio+ep'
 	lowmap() { echo "$(fields bat_mmap_low -- $H/c/probe_raw battery $$ 1)" \
@@ -854,6 +879,8 @@ ceiling)
 		"0 0 1 0" noroot
 	check_out "BPF ceiling: an ambient capability from before the capped exec stays gone, the same" \
 		"0 0 0 0" ambdrop
+	session_to_parent $H/c/ktamper "BPF ceiling"
+	parked_parents ENOMEM "is refused: ENOMEM"
 	fcapsctl unload >/dev/null
 	# --record none: one load of the config (armed, mode and the ceilings'
 	# count) must send a capped sender or target to the whole rule
