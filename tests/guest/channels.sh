@@ -31,6 +31,8 @@ check_out "uid 1000 sends it each signal 1-64 by kill, tgkill, sigqueue and pidf
 	"signals: EPERM" runas 1000 $T signals $t
 check_out "uid 1000 lowers its RLIMIT_NOFILE: EPERM" "prlimit: EPERM" runas 1000 $T prlimit $t
 check_out "uid 1000 reads its limits: allowed" "prlimit-read: ok" runas 1000 $T prlimit-read $t
+check_out "uid 1000 lowers it and reads the old limit in one call (a write and a read): EPERM" \
+	"prlimit-rw: EPERM" runas 1000 $T prlimit-rw $t
 check_out "uid 1000 aims SIGKILL at it with F_SETOWN: dropped" "sigio: dropped" runas 1000 $T sigio $t 9
 # the sender is the owner at the last F_SETOWN, not the writer nor the opener
 check_out "root aims it, then a uid 1000 child aims it again; root writes: dropped" \
@@ -40,6 +42,7 @@ check_out "root aims it; a uid 1000 child writes: delivered (root holds CAP_KILL
 stop
 start /usr/local/bin/fcaps_probe
 check_out "an uncapped uid 1000 target: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t
+check_out "... in one call with the read as well" "prlimit-rw: ok" runas 1000 $T prlimit-rw $t
 check_out "... and its SIGIO delivered" "sigio: delivered" runas 1000 $T sigio $t 9
 stop
 kill_switch 0

@@ -33,6 +33,7 @@
  *                         it lacks), which runs kernel.modprobe
  *   prlimit PID           lower PID's RLIMIT_NOFILE soft limit by one
  *   prlimit-read PID      read PID's RLIMIT_NOFILE
+ *   prlimit-rw PID        lower it and read the old one in the same call
  *   idmap-mount SRC DST MAP [GIDMAP]  bind SRC on DST idmapped by a new
  *                         user namespace whose uid map is MAP ("0 1000
  *                         1", lines for more ranges) and gid map GIDMAP,
@@ -277,6 +278,7 @@ static int read_file(const char *file)
 	return result(read(fd, buf, sizeof(buf)) < 0 ? errno : 0);
 }
 
+/* @write: 0 read only, 1 write, 2 write and read back in one call */
 static int lower_limit(pid_t pid, int write)
 {
 	struct rlimit old, new;
@@ -288,7 +290,7 @@ static int lower_limit(pid_t pid, int write)
 	new = old;
 	if (new.rlim_cur > 1)
 		new.rlim_cur--;
-	return result(prlimit(pid, RLIMIT_NOFILE, &new, NULL) ? errno : 0);
+	return result(prlimit(pid, RLIMIT_NOFILE, &new, write == 2 ? &old : NULL) ? errno : 0);
 }
 
 /* Write @map to /proc/@pid/@file */
@@ -762,8 +764,9 @@ int main(int argc, char **argv)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_OWNS, atoi(argv[4]));
 	if (!strcmp(op, "sigio-writer") && argc == 5)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_WRITES, atoi(argv[4]));
-	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read"))
-		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit"));
+	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read") || !strcmp(op, "prlimit-rw"))
+		return lower_limit(atoi(argv[2]), !strcmp(op, "prlimit") ? 1 :
+				   !strcmp(op, "prlimit-rw") ? 2 : 0);
 	if (!strcmp(op, "park-parents"))
 		return park_parents(atoi(argv[2]));
 	if (!strcmp(op, "signals"))

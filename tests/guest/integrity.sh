@@ -89,6 +89,11 @@ bpf_attacks() {
 		"write: EPERM" $C/tamper write /proc/sys/kernel/ftrace_enabled 0
 	check_out "capped: debugfs kprobes/enabled=0 (stops the policy's sync kprobe): EPERM" \
 		"write: EPERM" $C/tamper write /sys/kernel/debug/kprobes/enabled 0
+	# debugfs keeps the real operations behind a debugfs_fsdata once the
+	# file has been opened (before, a tagged pointer): the other branch
+	cat /sys/kernel/debug/kprobes/enabled > /dev/null
+	check_out "... and once root has opened it: EPERM" \
+		"write: EPERM" $C/tamper write /sys/kernel/debug/kprobes/enabled 0
 	check_out "capped: kernel.modprobe: EPERM" \
 		"write: EPERM" $C/tamper write /proc/sys/kernel/modprobe /tmp/evil
 	# in a user namespace of its own (no id map, no exec) it is still kuid
