@@ -417,6 +417,17 @@ bpf)
 	check_out "... and applies it with nosuid_ignore=1" "1 0 8192" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
 	fcapsctl set nosuid_ignore=0
+	# a capped file in an overlay's lower layer (a container's image):
+	# its value is the layer's file's (6.12 finds the layer through
+	# ovl_entry, 6.1 through ovl_inode.lowerpath)
+	mkdir -p $H/ol $H/ou $H/ow $H/oo
+	cp /usr/local/bin/fcaps_probe $H/ol/ocap && fcapsctl policy add $H/ol/ocap cap_net_raw+ep >/dev/null
+	mount -t overlay o -o lowerdir=$H/ol,upperdir=$H/ou,workdir=$H/ow $H/oo
+	check_out "an overlay's lower-layer file capped by the policy: BPF applies it (legacy ret pP)" \
+		"1 0 8192" rec_of decisions runas 1000 $H/oo/ocap status
+	check_out "... and caps root running it (no sethostname)" "0" \
+		fields bat_sethostname -- $H/oo/ocap battery $$ 1
+	umount $H/oo
 	umount /mnt
 	idmapped_bpf
 	mount -o nosuid,ro /dev/vda /mnt
