@@ -274,7 +274,7 @@ stress: all
 
 # The patched kernel under KASAN, lockdep and panic_on_warn (not part of
 # make test: a fourth kernel does not fit CI's 90 minutes from cold).
-test-debug: all $(if $(LINE),$(KSTAMP_DEBUG_612),$(KSTAMP_DEBUG))
+test-debug: all variants $(if $(LINE),$(KSTAMP_DEBUG_612),$(KSTAMP_DEBUG))
 	tests/run-debug debug$(LINE)
 
 clean:
