@@ -20,8 +20,9 @@ struct fcaps_old_sets {
 /*
  * The user namespace walks of an exec's decision, each a function of its
  * own (exec.bpf.c), which the verifier checks once in each program that
- * calls it, not again on every path through the rules. Their pointers come as numbers, in memory they
- * are given (a function's pointer arguments can only be to memory).
+ * calls it, not again on every path through the rules. Their pointers
+ * come as numbers, in memory they are given (a function's pointer
+ * arguments can only be to memory).
  */
 struct fcaps_ns_query {
 	__u64 ns, other;	/* user namespaces, or other: an id map */
@@ -44,7 +45,6 @@ struct fcaps_tracer_query {
 };
 
 int fcaps_exec_tracer_capable(const struct fcaps_tracer_query *q);
-
 
 static __always_inline int exec_in_userns(const void *ns, const void *target)
 {

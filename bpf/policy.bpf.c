@@ -203,10 +203,7 @@ static __always_inline int may_set_fcaps(__u64 idmap, struct inode *inode)
 	fcaps_capped_sets(cred, &pp, &pe);
 	if (!((pe >> (fcaps_plant(GUARD_SETPCAP) ? CAP_SETPCAP : CAP_SETFCAP)) & 1))
 		return 0;
-	m.idmap = idmap;
-	m.fs_ns = (__u64)inode->i_sb->s_user_ns;
-	if (idmap)
-		fcaps_idmap_of(&m);
+	fcaps_idmap_set(&m, idmap, inode->i_sb->s_user_ns);
 	vuid = vfsid_of(m.fs_uid_map, m.uid_map, inode->i_uid.val);
 	vgid = vfsid_of(m.fs_gid_map, m.gid_map, inode->i_gid.val);
 	if (!ns->level)

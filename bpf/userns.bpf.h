@@ -183,18 +183,27 @@ struct vfsmount___6_12 {
  * memory: a global function's arguments are scalars or memory. */
 int fcaps_idmap_of(struct fcaps_idmap *m);
 
-/* @mnt's idmapping into @m, as fcaps_idmap_of() */
+/* The maps of idmapping @idmap for a filesystem of @fs_ns into @m */
+static __always_inline void fcaps_idmap_set(struct fcaps_idmap *m, __u64 idmap,
+					    struct user_namespace *fs_ns)
+{
+	m->idmap = idmap;
+	m->fs_ns = (__u64)fs_ns;
+	if (idmap)
+		fcaps_idmap_of(m);
+}
+
+/* @mnt's idmapping into @m */
 static __always_inline void fcaps_mnt_idmap(struct vfsmount *mnt, struct user_namespace *fs_ns,
 					    struct fcaps_idmap *m)
 {
+	__u64 idmap = 0;
+
 	if (bpf_core_field_exists(mnt->mnt_userns))
-		bpf_core_read(&m->idmap, sizeof(m->idmap), &mnt->mnt_userns);
+		bpf_core_read(&idmap, sizeof(idmap), &mnt->mnt_userns);
 	else
-		bpf_core_read(&m->idmap, sizeof(m->idmap),
-			      &((struct vfsmount___6_12 *)mnt)->mnt_idmap);
-	m->fs_ns = (__u64)fs_ns;
-	if (m->idmap)
-		fcaps_idmap_of(m);
+		bpf_core_read(&idmap, sizeof(idmap), &((struct vfsmount___6_12 *)mnt)->mnt_idmap);
+	fcaps_idmap_set(m, idmap, fs_ns);
 }
 
 /* make_vfsuid() and make_vfsgid(): kernel id @id of a filesystem whose

@@ -5,9 +5,10 @@
  * records every execve at exit, runs PROG ARG... in a child with its
  * stdout on /dev/null, and prints the AUDIT_BPRM_FCAPS record of the
  * child's first exec that wrote one, from "fver=" on ("bprm_fcaps: none"
- * when none did within 2 s). The rule is deleted and audit switched off again before it
- * exits, so that no later exec is audited to the console. Exits 0, or 3
- * with a message when a step around the exec failed.
+ * when none did within 2 s). The rule is deleted and audit switched off
+ * again before it exits, so that no later exec is audited to the console
+ * (killed midway, it leaves both: the next boot has neither). Exits 0, or
+ * 3 with a message when a step around the exec failed.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -100,21 +101,23 @@ static int exec_rule(int fd, int type)
  */
 static void print_fcaps(int fd, pid_t child)
 {
-	char buf[16384], serial[64] = "", pid[32];
+	char buf[16384], text[1024], serial[64] = "", pid[32];
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 
 	snprintf(pid, sizeof(pid), " pid=%d ", child);
 	while (poll(&p, 1, 2000) == 1) {
-		ssize_t n = recv(fd, buf, sizeof(buf) - 1, 0);
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
 		struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 
 		if (n <= 0)
 			break;
 		for (; NLMSG_OK(nlh, n); nlh = NLMSG_NEXT(nlh, n)) {
-			char *text = NLMSG_DATA(nlh), *end;
-			size_t len = nlh->nlmsg_len - NLMSG_HDRLEN;
+			char *end;
 
-			text[len < sizeof(buf) - NLMSG_HDRLEN ? len : 0] = '\0';
+			/* a copy: a terminator written in place would land on
+			 * the next message's header */
+			snprintf(text, sizeof(text), "%.*s", (int)(nlh->nlmsg_len - NLMSG_HDRLEN),
+				 (char *)NLMSG_DATA(nlh));
 			end = strchr(text, ')');
 			if (!end)
 				continue;

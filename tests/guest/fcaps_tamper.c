@@ -569,6 +569,20 @@ static long session_keyring(void)
 	return syscall(SYS_keyctl, KEYCTL_GET_KEYRING_ID, KEY_SPEC_SESSION_KEYRING, 0);
 }
 
+/* Join a new session keyring (its id into @id) and give it to our parent:
+ * 0 or the errno */
+static int keyring_to_parent(long *id)
+{
+	*id = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL);
+	return *id < 0 || syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT) ? errno : 0;
+}
+
+/* A child's end: @err through @fd to whoever reports it */
+static void report_exit(int fd, int err)
+{
+	_exit(write(fd, &err, sizeof(err)) != sizeof(err));
+}
+
 /* The transfer happens as we return to user mode from waiting for the
  * child: every later system call sees the rebuilt credentials. */
 static int session_to_parent(void)
@@ -582,9 +596,10 @@ static int session_to_parent(void)
 		return setup_failed("pipe or gethostname");
 	child = fork();
 	if (child == 0) {
-		theirs = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL);
-		if (theirs < 0 || syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT)) {
-			result(errno);
+		int err = keyring_to_parent(&theirs);
+
+		if (err) {
+			result(err);
 			fflush(stdout);
 			_exit(1);
 		}
@@ -646,25 +661,24 @@ static int park_parents(int n)
 
 			parent = getpid();
 			if (fork() == 0) {
-				while (proc_state(parent) != 'S')
+				long id;
+				int t = 0;
+
+				/* a parent gone (we were killed): give up */
+				while (proc_state(parent) != 'S' && t++ < 10000)
 					usleep(1000);
-				err = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 ||
-				      syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT) ? errno : 0;
-				_exit(write(report[1], &err, sizeof(err)) != sizeof(err));
+				report_exit(report[1], t > 10000 ? ETIMEDOUT : keyring_to_parent(&id));
 			}
 			close(release[1]);
 			_exit(read(release[0], &c, 1) != 0);
 		}
 		if (i == n) {
-			int s;
+			long id;
 			pid_t child = fork();
 
-			if (child == 0) {
-				err = syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 ||
-				      syscall(SYS_keyctl, KEYCTL_SESSION_TO_PARENT) ? errno : 0;
-				_exit(write(report[1], &err, sizeof(err)) != sizeof(err));
-			}
-			waitpid(child, &s, 0);
+			if (child == 0)
+				report_exit(report[1], keyring_to_parent(&id));
+			waitpid(child, NULL, 0);
 		}
 		if (read(report[0], &err, sizeof(err)) != sizeof(err))
 			return setup_failed("a child's report");
@@ -712,9 +726,9 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(op, "traceme-self"))
 		return ptrace(PTRACE_TRACEME, 0, NULL, NULL) ? 100 + errno : 0;
-	/* AF_VSOCK, not built: request_module("net-pf-40") */
 	if (!strcmp(op, "session-to-parent"))
 		return session_to_parent();
+	/* AF_VSOCK, not built: request_module("net-pf-40") */
 	if (!strcmp(op, "modreq"))
 		return result(socket(40, SOCK_STREAM, 0) < 0 ? errno : 0);
 	if (argc < 3)

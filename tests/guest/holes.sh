@@ -833,8 +833,8 @@ ceiling)
 	inherit() { fields inherit bat_sethostname -- $H/c/probe_ns --inherit 21 exec $H/c/fi_admin battery $$ 1; }
 	check_out "kernel: capped root cannot add cap_sys_admin to pI, nor gain it through an fI file" \
 		"-1 0" inherit
-	# page 0 (below vm.mmap_min_addr): cap_mmap_addr() asks cap_capable()
 	cp $T $H/c/ktamper && fcapsctl setcap $H/c/ktamper 'cap_net_raw+ep'
+	# page 0 (below vm.mmap_min_addr): cap_mmap_addr() asks cap_capable()
 	# for CAP_SYS_RAWIO itself, past lsm/capable
 	cp /usr/local/bin/fcaps_probe $H/c/probe_rawio && fcapsctl setcap $H/c/probe_rawio 'cap_sys_rawio+ep'
 	lowmap() { echo "$(fields bat_mmap_low -- $H/c/probe_raw battery $$ 1)" \
