@@ -149,8 +149,8 @@ check_out "no link left (bpftool link)" "0" sh -c 'bpftool link show | grep -c "
 # A link another process holds outlives its pin, program attached: unload
 # says so (status 1) instead of reporting an unload that did not happen.
 fcapsctl load > /dev/null
-fcaps_tamper link-hold "$P/links/$(ls $P/links | head -n 1)" 20 > /tmp/hold.out & hp=$!
-wait_line "link-hold: ok" /tmp/hold.out
+fcaps_tamper pin-hold "$P/links/$(ls $P/links | head -n 1)" 20 > /tmp/hold.out & hp=$!
+wait_line "pin-hold: ok" /tmp/hold.out
 out=$(fcapsctl unload 2>&1); rc=$?
 check "unload while another process holds a link fails" [ "$rc" = 1 ]
 check_contains "... saying the link is still attached" "still attached" "$out"

@@ -14,7 +14,7 @@ cp /usr/local/bin/fcaps_probe $H/target
 case "$mode" in
 kernel) fcapsctl setcap $H/target 'cap_net_raw+ep'; sw=kernel.fcaps.kill ;;
 bpf)	setfattr -n security.capability -v 0x0100000200200000000000000000000000000000 $H/target
-	fcapsctl load --mode enforce >/dev/null; sw= ;;
+	sw= ;;
 *) echo "usage: channels.sh kernel|bpf" >&2; exit 2 ;;
 esac
 kill_switch() { if [ -n "$sw" ]; then sysctl -qw $sw=$1; else fcapsctl set kill=$1; fi; }
@@ -22,6 +22,42 @@ kill_switch() { if [ -n "$sw" ]; then sysctl -qw $sw=$1; else fcapsctl set kill=
 # start TARGET as uid 1000; its pid in $t
 start() { runas 1000 $1 pause > /dev/null & t=$!; sleep 0.3; }
 stop() { kill -9 $t 2>/dev/null; wait $t 2>/dev/null; }
+
+# SIGKILL aimed with F_SETOWN before BPF was loaded, raised after: BPF
+# never saw the owner set and takes the pipe's opener (who aimed it) for
+# it, not the writer. late_sigio [runas 1000] [WRITER_UID]: who aims it
+late_sigio() {
+	start $H/target
+	rm -f $H/go $H/late.out
+	if [ "$1" = runas ]; then
+		runas "$2" $T sigio-late $t 9 $H/go $3 > $H/late.out &
+	else
+		$T sigio-late $t 9 $H/go $1 > $H/late.out &
+	fi
+	l=$!
+	if ! wait_line aimed $H/late.out; then
+		echo "never aimed"
+	elif ! fcapsctl load --mode enforce > /dev/null; then
+		echo "load failed"
+	else
+		touch $H/go
+		wait $l
+		sed -n '/^sigio-late: /p' $H/late.out
+		fcapsctl unload > /dev/null
+	fi
+	kill $l 2>/dev/null
+	stop
+}
+
+if [ "$mode" = bpf ]; then
+	check_out "uid 1000 aimed SIGKILL at it before the load, writes after: dropped" \
+		"sigio-late: dropped" late_sigio runas 1000
+	check_out "root aimed it before the load, writes after: delivered (root's pP holds the target's)" \
+		"sigio-late: delivered" late_sigio
+	check_out "root aimed it before the load, a uid 1000 child writes after: delivered (the opener is the sender, not the writer)" \
+		"sigio-late: delivered" late_sigio 1000
+	fcapsctl load --mode enforce > /dev/null
+fi
 
 start $H/target
 check_out "the target holds cap_net_raw" "0x2000" sh -c "grep CapPrm /proc/$t/status | sed 's/.*\t0*/0x/'"

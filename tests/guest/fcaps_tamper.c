@@ -14,16 +14,24 @@
  *   fork-map-update PIN   the same by a child forked after the map was got
  *   thread-map-update PIN the same after a thread of ours came and went
  *   map-delete PIN        delete an absent key of a hash map (ENOENT if let)
+ *   map-cmds PIN          of a hash map, each command beside update and
+ *                         delete that could change it, then two that only
+ *                         read: "map-cmds: NAME ERRNO|ok ..." (no entry
+ *                         changes: an absent key, batches of 0)
  *   map-freeze PIN        freeze a map
  *   mmap-write PIN        map an mmapable map writable (nothing written)
+ *   mmap-validate PIN     the same with MAP_SHARED_VALIDATE
  *   mprotect PIN          map it read-only, then ask for PROT_WRITE
  *   prog-get PIN          a descriptor of a pinned program
  *   prog-load             load a socket filter of our own
  *   prog-with-map PIN     load a socket filter that refers to the map PIN
  *   map-of-maps PIN       create an array of maps shaped after PIN
+ *   map-pin PATH          create an array map of our own and pin it at PATH
  *   link-detach PIN       detach a pinned link
  *   link-update PIN       update a pinned link to a program of our own
- *   link-hold PIN S       hold a descriptor of a pinned link for S seconds
+ *   pin-hold PIN S        hold a descriptor of a pinned object for S seconds
+ *   hold S                print "hold: ok" and sleep S seconds (with
+ *                         --userns: hold a user namespace)
  *   write FILE TEXT       open FILE for writing and write TEXT
  *   unlink PATH           unlink PATH
  *   read FILE             open FILE for reading and read from it
@@ -49,6 +57,9 @@
  *                         the owner is the child, the writer this process
  *   sigio-writer PID SIG UID  this process aims it, a child that became
  *                         UID writes the pipe
+ *   sigio-late PID SIG FILE [UID]  aim it, print "aimed", and once FILE
+ *                         exists write the pipe (an owner set before a
+ *                         load); with UID a child that became UID writes
  *   trace PID             trace PID (PTRACE_SEIZE) until it exits, passing
  *                         its signals on
  *   traceme PROG ARG...   fork; the child execs PROG ARG..., which calls
@@ -103,12 +114,14 @@ static int setup_failed(const char *what)
 	return 3;
 }
 
+/* A descriptor of the pinned object at @path; its refusal is a failed
+ * setup, never the attempt's own result */
 static int pinned(const char *path)
 {
 	int fd = bpf_obj_get(path);
 
 	if (fd < 0)
-		exit(result(errno));
+		exit(setup_failed(path));
 	return fd;
 }
 
@@ -189,7 +202,51 @@ static int map_delete(const char *pin)
 	return result(bpf_map_delete_elem(fd, key) ? errno : 0);
 }
 
-static int map_mmap(const char *pin, int later)
+/* Each command that could change a map but update and delete, from
+ * lookup-and-delete to the batches; then two that only read */
+static int map_cmds(const char *pin)
+{
+	static const char *const names[] = { "lookup-and-delete", "update-batch", "delete-batch",
+					     "lookup-and-delete-batch", "lookup-batch", "next-key" };
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	struct bpf_map_info info;
+	int fd = pinned(pin), err[6];
+	__u32 count, batch;
+	void *key, *value;
+
+	if (map_info(fd, &info) || !(key = calloc(1, info.key_size)) ||
+	    !(value = calloc(1, info.value_size)))
+		return setup_failed("map info");
+	memset(key, 0xff, info.key_size);
+	err[0] = bpf_map_lookup_and_delete_elem(fd, key, value) ? errno : 0;
+	count = 0;
+	err[1] = bpf_map_update_batch(fd, key, value, &count, &opts) ? errno : 0;
+	count = 0;
+	err[2] = bpf_map_delete_batch(fd, key, &count, &opts) ? errno : 0;
+	count = 0;
+	err[3] = bpf_map_lookup_and_delete_batch(fd, NULL, &batch, key, value, &count,
+						 &opts) ? errno : 0;
+	count = 1;
+	err[4] = bpf_map_lookup_batch(fd, NULL, &batch, key, value, &count, &opts) &&
+		 errno != ENOENT ? errno : 0;
+	err[5] = bpf_map_get_next_key(fd, NULL, key) && errno != ENOENT ? errno : 0;
+	printf("%s:", op);
+	for (int i = 0; i < 6; i++)
+		printf(" %s %s", names[i], err[i] ? strerrorname_np(err[i]) : "ok");
+	printf("\n");
+	return 0;
+}
+
+static int map_pin(const char *path)
+{
+	int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tamper", 4, 4, 1, NULL);
+
+	if (fd < 0)
+		return setup_failed("creating a map");
+	return result(bpf_obj_pin(fd, path) ? errno : 0);
+}
+
+static int map_mmap(const char *pin, int later, int validate)
 {
 	struct bpf_map_info info;
 	int fd = pinned(pin);
@@ -200,7 +257,8 @@ static int map_mmap(const char *pin, int later)
 		return setup_failed("map info");
 	len = (size_t)info.value_size * info.max_entries;
 	len = (len + 4095) & ~4095UL;
-	p = mmap(NULL, len, PROT_READ | (later ? 0 : PROT_WRITE), MAP_SHARED, fd, 0);
+	p = mmap(NULL, len, PROT_READ | (later ? 0 : PROT_WRITE),
+		 validate ? MAP_SHARED_VALIDATE : MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return later ? setup_failed("mmap read-only") : result(errno);
 	if (later)
@@ -447,7 +505,10 @@ static int raise_io(int *p, pid_t pid __attribute__((unused)),
 	return write(p[1], "x", 1) != 1;
 }
 
-enum sigio_split { SIGIO_ALONE, SIGIO_CHILD_OWNS, SIGIO_CHILD_WRITES };
+enum sigio_split { SIGIO_ALONE, SIGIO_CHILD_OWNS, SIGIO_CHILD_WRITES, SIGIO_LATE };
+
+/* with SIGIO_LATE: the file whose coming lets the pipe be written */
+static const char *sigio_go;
 
 /* SIG aimed at @pid by F_SETOWN on a pipe, raised by a write: whether it
  * arrived ("delivered", SIGKILL asked for) or not ("dropped"). With
@@ -455,14 +516,22 @@ enum sigio_split { SIGIO_ALONE, SIGIO_CHILD_OWNS, SIGIO_CHILD_WRITES };
  * writes the pipe in its place. */
 static int sigio(pid_t pid, int sig, enum sigio_split split, uid_t uid)
 {
+	int child_writes = split == SIGIO_CHILD_WRITES || (split == SIGIO_LATE && uid);
 	int p[2];
 
 	if (pipe(p) || aim(p, pid, sig))
 		return setup_failed("the pipe's owner");
-	if (split != SIGIO_ALONE &&
-	    as_uid(uid, split == SIGIO_CHILD_OWNS ? aim : raise_io, p, pid, sig))
+	if (split == SIGIO_CHILD_OWNS && as_uid(uid, aim, p, pid, sig))
 		return setup_failed("the child");
-	if (split != SIGIO_CHILD_WRITES && raise_io(p, pid, sig))
+	if (split == SIGIO_LATE) {
+		printf("aimed\n");
+		fflush(stdout);
+		for (int i = 0; i < 600 && access(sigio_go, F_OK); i++)
+			usleep(50000);
+		if (access(sigio_go, F_OK))
+			return setup_failed(sigio_go);
+	}
+	if (child_writes ? as_uid(uid, raise_io, p, pid, sig) : raise_io(p, pid, sig))
 		return setup_failed("writing the pipe");
 	for (int i = 0; i < 20 && !dead(pid); i++)
 		usleep(50000);
@@ -743,17 +812,25 @@ int main(int argc, char **argv)
 		return map_delete(argv[2]);
 	if (!strcmp(op, "map-freeze"))
 		return result(bpf_map_freeze(pinned(argv[2])) ? errno : 0);
-	if (!strcmp(op, "mmap-write") || !strcmp(op, "mprotect"))
-		return map_mmap(argv[2], !strcmp(op, "mprotect"));
-	if (!strcmp(op, "prog-get")) {
-		pinned(argv[2]);
-		return result(0);
+	if (!strcmp(op, "map-cmds"))
+		return map_cmds(argv[2]);
+	if (!strcmp(op, "mmap-write") || !strcmp(op, "mprotect") || !strcmp(op, "mmap-validate"))
+		return map_mmap(argv[2], !strcmp(op, "mprotect"), !strcmp(op, "mmap-validate"));
+	if (!strcmp(op, "map-pin"))
+		return map_pin(argv[2]);
+	if (!strcmp(op, "hold")) {
+		result(0);
+		fflush(stdout);
+		sleep(atoi(argv[2]));
+		return 0;
 	}
+	if (!strcmp(op, "prog-get"))
+		return result(bpf_obj_get(argv[2]) < 0 ? errno : 0);
 	if (!strcmp(op, "prog-with-map"))
 		return load_with_map(pinned(argv[2]));
 	if (!strcmp(op, "map-of-maps"))
 		return map_of_maps(argv[2]);
-	if (!strcmp(op, "link-hold") && argc == 4) {
+	if (!strcmp(op, "pin-hold") && argc == 4) {
 		pinned(argv[2]);
 		result(0);
 		fflush(stdout);
@@ -776,6 +853,10 @@ int main(int argc, char **argv)
 		return result(unlink(argv[2]) ? errno : 0);
 	if (!strcmp(op, "sigio-owner") && argc == 5)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_OWNS, atoi(argv[4]));
+	if (!strcmp(op, "sigio-late") && (argc == 5 || argc == 6)) {
+		sigio_go = argv[4];
+		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_LATE, argc == 6 ? atoi(argv[5]) : 0);
+	}
 	if (!strcmp(op, "sigio-writer") && argc == 5)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_CHILD_WRITES, atoi(argv[4]));
 	if (!strcmp(op, "prlimit") || !strcmp(op, "prlimit-read") || !strcmp(op, "prlimit-rw"))

@@ -55,16 +55,29 @@ bpf_attacks() {
 	check "capped: mv $P aside, mkdir, ln -s and chmod in it: EPERM" sh -c "
 		! $C/bin/mv $P /sys/fs/bpf/gone && ! $C/bin/mkdir $P/new &&
 		! $C/bin/ln -s /tmp $P/links/new && ! $C/bin/chmod 0777 $P"
+	check "capped: a hard link in links/: EPERM" \
+		eperm $C/bin/ln $P/links/fcaps_ceiling_capable $P/links/new
+	# bpffs creates a file only for a pin (vfs_mkobj: lsm/inode_create)
+	check_out "capped with cap_bpf: a map of its own pinned in links/: EPERM" \
+		"map-pin: EPERM" $C/tamper_bpf map-pin $P/links/new
+	check_out "... and pinned beside the pin directory: allowed" \
+		"map-pin: ok" $C/tamper_bpf map-pin /sys/fs/bpf/tamper
+	rm -f /sys/fs/bpf/tamper
 	check_out "... and BPF still enforces" "$E" enforced
 	check "capped: bpftool map update of the config fails" \
 		sh -c "! $C/bpftool map update pinned $P/config key 0 0 0 0 value hex $(printf '00 %.0s' $(seq 1 64)) 2>/dev/null"
 	for a in "map-update $P/config" "map-delete $P/policy" "map-delete $P/ceilings" \
-		 "map-freeze $P/counters" "mmap-write $P/config" \
+		 "map-freeze $P/counters" "mmap-write $P/config" "mmap-validate $P/config" \
 		 "prog-get $P/progs/fcaps_ceiling_capable" "link-detach $P/links/fcaps_ceiling_capable"; do
 		check_out "capped: $a: EPERM" "${a%% *}: EPERM" $C/tamper $a
 	done
 	# a read-only mapping cannot become writable: bpf_map_mmap() takes
 	# VM_MAYWRITE away from it (the kernel's own refusal)
+	# the commands that change a map beside update and delete: each one
+	# reads_only() lets through would be a way around the mark
+	check_out "capped: lookup-and-delete and the batches that write: EPERM; the reads: allowed" \
+		"map-cmds: lookup-and-delete EPERM update-batch EPERM delete-batch EPERM lookup-and-delete-batch EPERM lookup-batch ok next-key ok" \
+		$C/tamper map-cmds $P/policy
 	check_out "capped: mprotect of a read-only mapping of the decisions to writable: EACCES" \
 		"mprotect: EACCES" $C/tamper mprotect $P/decisions
 	check_out "capped with cap_bpf: link-update of fcaps_kill to a program of its own: EPERM" \
@@ -120,6 +133,9 @@ bpf_attacks() {
 	check_out "capped: reading a map stays allowed" "map-read: ok" $C/tamper map-read $P/config
 	check_out "uncapped root: the same descriptors are its to use (map-delete: ENOENT)" \
 		"map-delete: ENOENT" $T map-delete $P/policy
+	check_out "uncapped root: the same commands are the kernel's to answer" \
+		"map-cmds: lookup-and-delete ENOENT update-batch ok delete-batch ok lookup-and-delete-batch ok lookup-batch ok next-key ok" \
+		$T map-cmds $P/policy
 	check_out "uncapped root: a link of fcaps' is the kernel's to refuse (EOPNOTSUPP)" \
 		"link-detach: EOPNOTSUPP" $T link-detach $P/links/fcaps_ceiling_capable
 	step "uncapped root: fcapsctl mode and set work" \
