@@ -21,6 +21,10 @@ _Static_assert((FCAPS_MAX_DECISIONS & (FCAPS_MAX_DECISIONS - 1)) == 0,
 #define FCAPS_MAX_TOMBSTONES	65536	/* values removed while a scan runs */
 
 #define FCAPS_MAX_CEILINGS	65536
+/* marks (allocated as used): descriptor tables holding fcaps' maps of
+ * callers that may not change enforcement (held), user namespaces made by
+ * capped creators (ns_marks); load --mark-max sizes both */
+#define FCAPS_MAX_MARKS		65536
 /* the ceilings' filter (bpf/fcaps.bpf.h): live ceilings by a hash of the key */
 #define FCAPS_CEILING_BUCKETS	4096
 

@@ -94,7 +94,7 @@ static __always_inline int ceiling_exec(const struct cred *new, __u64 key,
 /* Namespaces made by capped creators without CAP_SETFCAP (ceiling.bpf.c) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FCAPS_MAX_CEILINGS);
+	__uint(max_entries, FCAPS_MAX_MARKS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u64);		/* struct cred * until created, then user_namespace * */
 	__type(value, __u8);

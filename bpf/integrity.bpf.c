@@ -35,7 +35,6 @@
 #define PROT_WRITE	0x2
 #define MAP_SHARED	0x01
 #define MAX_USED_MAPS	64
-#define FCAPS_MAX_HELD	16384
 
 extern const void bpf_map_fops __ksym;
 extern const void bpf_prog_fops __ksym;
@@ -45,7 +44,7 @@ extern const void bpf_link_fops __ksym;
  * of callers that may not change enforcement */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, FCAPS_MAX_HELD);
+	__uint(max_entries, FCAPS_MAX_MARKS);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, __u64);
 	__type(value, __u8);

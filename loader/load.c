@@ -27,7 +27,8 @@
 static const char load_usage[] =
 	"usage: fcapsctl load [--mode enforce|shadow] [--record all|denied|none]\n"
 	"                     [--policy FILE]... [--scan DIR]... [--policy-max N]\n"
-	"                     [--ceiling-max N] [--ceiling-buckets N] [--kernel-records]\n"
+	"                     [--ceiling-max N] [--ceiling-buckets N] [--mark-max N]\n"
+	"                     [--kernel-records]\n"
 	"       fcapsctl unload\n"
 	"\n"
 	"load loads and attaches the fcaps BPF programs, pinned under " FCAPS_PIN_DIR ".\n"
@@ -41,6 +42,11 @@ static const char load_usage[] =
 	"ENOMEM. --ceiling-buckets (a power of two) is how many counts of live\n"
 	"ceilings, by a hash of the credentials' address, spare credentials\n"
 	"without one a lookup; 1 puts every ceiling in one count (for tests).\n"
+	"--mark-max (65536 by default) sizes the two maps of marks: descriptor\n"
+	"tables that hold one of fcaps' maps (held) and user namespaces made by\n"
+	"capped creators (ns_marks). A namespace whose mark does not fit is\n"
+	"refused (ENOMEM); a table whose mark does not fit makes bpf() read-only\n"
+	"for every caller without CAP_SYS_ADMIN until the next load (fail closed).\n"
 	"--kernel-records (with --record all, on the patched kernel) also records\n"
 	"the kernel's own decisions, from its fcaps tracepoints, into kdecisions\n"
 	"under the seq of BPF's record of the same event: what the differential\n"
@@ -52,7 +58,7 @@ static const char *const record_names[] = { "all", "denied", "none" };
 /* What a load is asked for */
 struct load_opts {
 	struct fcaps_config cfg;
-	unsigned long policy_max, ceiling_max, buckets;
+	unsigned long policy_max, ceiling_max, buckets, mark_max;
 	int kernel_records;
 	const char *scans[16];
 	size_t nscans;
@@ -82,13 +88,14 @@ static int parse_load(int argc, char **argv, struct load_opts *o)
 		{ "policy-max", required_argument, NULL, 'P' },
 		{ "ceiling-max", required_argument, NULL, 'C' },
 		{ "ceiling-buckets", required_argument, NULL, 'B' },
+		{ "mark-max", required_argument, NULL, 'M' },
 		{ "kernel-records", no_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	int c, done = 0;
 
-	while ((c = next_opt(argc, argv, "m:p:s:r:P:C:B:kh", opts, "load", load_usage,
+	while ((c = next_opt(argc, argv, "m:p:s:r:P:C:B:M:kh", opts, "load", load_usage,
 			     &done)) != -1) {
 		switch (c) {
 		case 'm':
@@ -122,6 +129,11 @@ static int parse_load(int argc, char **argv, struct load_opts *o)
 				return p_usage("load", load_usage, "--ceiling-buckets is a power of "
 					       "two from 1 to %u, not '%s'", FCAPS_CEILING_BUCKETS,
 					       optarg);
+			break;
+		case 'M':
+			if (parse_count(optarg, FCAPS_MAX_MARKS, 0, &o->mark_max))
+				return p_usage("load", load_usage, "--mark-max is 1 to %u, not '%s'",
+					       FCAPS_MAX_MARKS, optarg);
 			break;
 		case 'k':
 			o->kernel_records = 1;
@@ -177,8 +189,10 @@ static struct fcaps_bpf *open_and_load(struct load_opts *o, int *tracepoints)
 	}
 	if ((o->policy_max && (bpf_map__set_max_entries(skel->maps.policy, o->policy_max) ||
 			       bpf_map__set_max_entries(skel->maps.policy61, o->policy_max))) ||
-	    (o->ceiling_max && bpf_map__set_max_entries(skel->maps.ceilings, o->ceiling_max))) {
-		p_err("load", "sizing the policy and ceilings maps: %s", strerror(errno));
+	    (o->ceiling_max && bpf_map__set_max_entries(skel->maps.ceilings, o->ceiling_max)) ||
+	    (o->mark_max && (bpf_map__set_max_entries(skel->maps.held, o->mark_max) ||
+			     bpf_map__set_max_entries(skel->maps.ns_marks, o->mark_max)))) {
+		p_err("load", "sizing the policy, ceilings and marks maps: %s", strerror(errno));
 		goto err;
 	}
 	fault_point("open");

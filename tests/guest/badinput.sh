@@ -55,6 +55,8 @@ done <<ROWS
 2|--ceiling-buckets is a power of two from 1 to 4096|load --ceiling-buckets 0
 2|--ceiling-buckets is a power of two from 1 to 4096|load --ceiling-buckets 8192
 2|--ceiling-buckets is a power of two from 1 to 4096|load --ceiling-buckets 4k
+2|--mark-max is 1 to 65536, not '0'|load --mark-max 0
+2|--mark-max is 1 to 65536|load --mark-max 65537
 1|already loaded|load
 1|No such file or directory|load --policy /nonexistent
 1|not a regular file|load --policy $T/dir

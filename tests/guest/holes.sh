@@ -937,6 +937,23 @@ ceiling)
 		sh -c "sleep 0.5; fcapsctl status --json | sed 's/.*\"ceilings\":\([0-9]*\).*/\1/'"
 	check_out "root's own shell is untouched" "ok" sh -c "hostname fcaps && echo ok"
 	fcapsctl unload >/dev/null
+	# a full map of marked namespaces refuses the namespace that needs one
+	# (a capped root's ceiling lacks cap_setfcap: each namespace it makes
+	# is marked), and takes it once one is gone
+	check "BPF enforce with room for two marks" \
+		fcapsctl load --mode enforce --mark-max 2 --scan $H/c
+	holders=
+	for i in 1 2; do
+		$H/c/ktamper --userns hold 60 > $H/ns.$i 2>&1 &
+		holders="$holders $!"
+		wait_line "hold: ok" $H/ns.$i || fail "capped root $i holds a user namespace"
+	done
+	check_contains "two capped roots hold a user namespace each: a third is refused (ENOMEM)" \
+		"Cannot allocate memory" "$($H/c/ktamper --userns hold 0 2>&1)"
+	kill $holders; wait $holders 2>/dev/null
+	check_out "... and made once they are gone" "hold: ok" \
+		sh -c "sleep 0.5; $H/c/ktamper --userns hold 0"
+	fcapsctl unload >/dev/null
 	# Ceilings that share one count of the filter (ceiling_maybe()): with
 	# --ceiling-buckets 1 every one does. Three of six capped processes
 	# die; the other three, asked afterwards in their own credentials, are

@@ -158,6 +158,25 @@ shadow_attacks() {
 	step "enforce again" fcapsctl mode enforce
 }
 
+# A map of marks that is full (--mark-max 1): the descriptor table whose
+# mark does not fit cannot be told apart, so every caller that may not
+# change enforcement may only read through bpf() until the next load
+marks_full() {
+	step "load --mark-max 1" fcapsctl load --mode enforce --mark-max 1 --policy $C/policy --scan /mnt
+	$C/tamper pin-hold $P/config 30 > /tmp/hold.out &
+	h=$!
+	wait_line "pin-hold: ok" /tmp/hold.out || fail "marks full: the first capped process holds the config"
+	check_out "marks full: a second capped process updates the config through its descriptor: EPERM" \
+		"map-update: EPERM" $C/tamper map-update $P/config
+	check_out "... and one with cap_bpf and no descriptor of fcaps' loads nothing (bpf() reads only)" \
+		"prog-load: EPERM" $C/tamper_bpf prog-load
+	check_out "... while reading stays allowed" "map-read: ok" $C/tamper map-read $P/config
+	step "... and the uncapped root's loader still works" fcapsctl set kill=1
+	kill $h
+	wait $h 2>/dev/null
+	step "uncapped root unloads" fcapsctl unload
+}
+
 # A capped root process writes kernel.modprobe and asks for a module: where
 # nothing stops the write, the helper it names runs with every capability
 modprobe_escape() {
@@ -301,6 +320,7 @@ bpf|both)
 	tracing
 	limitations
 	step "uncapped root unloads" fcapsctl unload
+	[ "$mode" = bpf ] && marks_full
 	umount /mnt
 	;;
 kernel)
