@@ -1,10 +1,10 @@
 #!/bin/sh
-# diff.sh SEED EVENTS [all|shadow|lane1|lane2] [FCAPSCTL] [ONLY]: run the
+# diff.sh SEED EVENTS [all|lane1|lane2|PHASE] [FCAPSCTL] [ONLY]: run the
 # differential's workload through both paths on the patched kernel and
 # write everything to the disk /dev/vdb for the host to compare
-# (tests/diff/run). all: the phases below, one after another; shadow: the
-# shadow phase alone; lane1 and lane2 split them over two guests (shadow
-# and the kernel's swap run; BPF's two swap runs).
+# (tests/diff/run). all: the phases below, one after another; lane1 and
+# lane2 split them over two guests (the kernel's swap run and shadow;
+# BPF's two swap runs); a PHASE's name, that phase alone (four guests).
 #   shadow  kernel rules on, BPF in shadow mode, one run; both decision
 #           maps dumped with bpftool
 #   swap    once with the kernel enforcing and BPF unloaded, once with the
@@ -81,8 +81,7 @@ phase_shadow() {
 	dump kdecisions shadow-kernel.json shadow-kdump.pid
 	step "shadow dumps"
 	bookkeeping shadow
-	# the last phase stays loaded, as norec does (below)
-	[ "$phases" = shadow ] || $ctl unload
+	unload_unless_last shadow
 	step "shadow bookkeeping, unload"
 }
 phase_kernel() {
@@ -100,7 +99,7 @@ phase_enforce() {
 	step "enforce workload"
 	dump decisions swap-bpf.json swap-bpfdump.pid
 	bookkeeping swap
-	$ctl unload
+	unload_unless_last enforce
 	step "enforce dump, bookkeeping, unload"
 }
 # the same with --record none: the rule alone (fcaps_*_norec), which must
@@ -113,25 +112,32 @@ phase_norec() {
 	wl --path bpf > /out/swap-norec.jsonl
 	step "norec workload"
 }
+# The last phase stays loaded: the guest ends there. An unload waits about
+# 5 s for the trampolines to go, inside the links' unlinks; the unloads
+# of the phases before it test that.
+unload_unless_last() { [ "$1" = "${phases##* }" ] || $ctl unload; }
 case "$which" in
-all) phases="shadow kernel enforce norec";;
-shadow) phases=shadow;;
-lane1) phases="shadow kernel";;
+all) phases="kernel shadow enforce norec";;
+lane1) phases="kernel shadow";;
 lane2) phases="enforce norec";;
-*) echo "diff.sh: which is all, shadow, lane1 or lane2, not '$which'" >&2; exit 2;;
+shadow|kernel|enforce|norec) phases=$which;;
+*) echo "diff.sh: which is all, lane1, lane2, shadow, kernel, enforce or norec, not '$which'" >&2
+   exit 2;;
 esac
-t1=$t0
+shadow_s=0 swap_s=0
 for p in $phases; do
+	s=$(date +%s)
 	phase_$p
-	[ "$p" != shadow ] || t1=$(date +%s)
+	if [ "$p" = shadow ]; then
+		shadow_s=$(($(date +%s) - s))
+	else
+		swap_s=$((swap_s + $(date +%s) - s))
+	fi
 done
-# norec, always last (or shadow alone), stays loaded: the guest ends here
-# (an unload waits about 5 s for the trampolines to go, inside the links'
-# unlinks; the earlier phases' unloads test it)
 t2=$(date +%s)
 esc() { sed 's/\\/\\\\/g; s/"/\\"/g' | tr -d '\n'; }
 cmdline=$(esc < /proc/cmdline)
 release=$(uname -r | esc)
-echo "{\"seed\":$seed,\"events\":$events,\"which\":\"$which\",\"fcapsctl\":\"$ctl\",\"cmdline\":\"$cmdline\",\"release\":\"$release\",\"shadow_s\":$((t1 - t0)),\"swap_s\":$((t2 - t1))}" > /out/run.json
+echo "{\"seed\":$seed,\"events\":$events,\"which\":\"$which\",\"fcapsctl\":\"$ctl\",\"cmdline\":\"$cmdline\",\"release\":\"$release\",\"shadow_s\":$shadow_s,\"swap_s\":$swap_s}" > /out/run.json
 umount /out
 echo "diff.sh: done in $((t2 - t0)) s"
