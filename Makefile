@@ -47,7 +47,7 @@ KSTAMP_PLANTED_612 := $(call kstamp,planted-6.12,$(call khash,$(KPLANTED_612)))
 KSTAMP_DEBUG_612 := $(call kstamp,debug-6.12,$(call khash,$(KPATCHED_612) vmconfig/debug.config))
 
 vpath %.bpf.c bpf tests/guest
-GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_probe_shared fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
+GUEST_PROGS := smoke_lsm runas fcaps_probe fcaps_probe_dyn fcaps_status fcaps_scenarios fcaps_workload fcapsctl fcaps_stress \
 	fcaps_sweep fcaps_bench floor fcaps_tamper fcaps_audit
 GUEST_BINS := $(GUEST_PROGS:%=$(BUILD)/guest-bin/%)
 GUEST_TESTS := $(wildcard tests/guest/*.sh) tests/lib/tap.sh
@@ -167,25 +167,38 @@ $(BUILD)/guest-bin/fcapsctl: $(FCAPSCTL_SRCS) $(wildcard loader/*.h) $(ABI_HEADE
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(FCAPSCTL_SRCS) -o $@ $(STATIC_LIBS) -lcap -ljson-c
 
-$(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c \
-		tests/guest/battery.h tests/guest/probe_ops.c tests/guest/probe_ops.h
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) -static $(filter %.c,$^) -o $@
+# Every event of the differential runs the probe two or more times: with
+# musl's start-up and system calls for its status line an exec of it costs
+# TCG about half what a static glibc one does (docs/benchmark.md). musl
+# ships no kernel headers: the build's own view of the system's.
+MUSL_KHDR := $(BUILD)/musl-khdr
+$(MUSL_KHDR): | deps
+	@mkdir -p $@
+	ln -sfn /usr/include/linux /usr/include/asm-generic $@/
+	ln -sfn /usr/include/$(shell gcc -dumpmachine)/asm $@/asm
 
-# The same, dynamic. fcaps_probe_dyn has an ELF interpreter of its own name
-# (a copy of the guest's ld.so), which fcaps_probe lease can hold: bpf.sh
-# stops an exec between its check and its enforcing program.
-# fcaps_probe_shared is what xattr events copy afresh: under TCG a fresh
-# copy of the static probe is new code to translate, of this one only its
-# own pages (libc is the guest's).
-PROBE_INTERP := /tmp/fcaps-ld.so
-PROBE_INTERP_FLAG := -Wl,--dynamic-linker=$(PROBE_INTERP)
-$(BUILD)/guest-bin/fcaps_probe_dyn $(BUILD)/guest-bin/fcaps_probe_shared: tests/guest/fcaps_probe.c \
-		tests/guest/battery.c tests/guest/battery.h tests/guest/probe_ops.c \
-		tests/guest/probe_ops.h
+$(BUILD)/guest-bin/fcaps_probe: tests/guest/fcaps_probe.c tests/guest/battery.c \
+		tests/guest/battery.h tests/guest/probe_ops.c tests/guest/probe_ops.h \
+		tests/guest/status_line.h | $(MUSL_KHDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ \
-		$(if $(filter %_dyn,$@),$(PROBE_INTERP_FLAG))
+	musl-gcc $(CFLAGS) -idirafter $(MUSL_KHDR) -static $(filter %.c,$^) -o $@
+
+# The same, dynamic, with an ELF interpreter of its own name (a copy of
+# the guest's ld.so), which fcaps_probe lease can hold: bpf.sh stops an
+# exec between its check and its enforcing program.
+PROBE_INTERP := /tmp/fcaps-ld.so
+$(BUILD)/guest-bin/fcaps_probe_dyn: tests/guest/fcaps_probe.c tests/guest/battery.c \
+		tests/guest/battery.h tests/guest/probe_ops.c tests/guest/probe_ops.h \
+		tests/guest/status_line.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ -Wl,--dynamic-linker=$(PROBE_INTERP)
+
+# What xattr events copy afresh and run: no libc, whose start-up TCG would
+# translate again for every fresh copy
+$(BUILD)/guest-bin/fcaps_status: tests/guest/fcaps_status.c tests/guest/status_line.h
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -static -nostdlib -ffreestanding -fno-stack-protector -no-pie \
+		$< -o $@
 
 SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h tests/guest/xattr_event.c \
 	tests/guest/xattr_event.h tests/guest/caps_event.c tests/guest/caps_event.h \

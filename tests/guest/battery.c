@@ -210,11 +210,13 @@ static int op_audit_write(const struct battery_args *a)
 	return r;
 }
 
-/* a page at @addr: below vm.mmap_min_addr, CAP_SYS_RAWIO (battery.h) */
+/* a page at @addr: below vm.mmap_min_addr, CAP_SYS_RAWIO (battery.h). The
+ * system call itself: musl's mmap() turns the EPERM of an anonymous map at
+ * NULL into ENOMEM. */
 int battery_map_at(unsigned long addr)
 {
-	void *p = mmap((void *)addr, 4096, PROT_READ,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	void *p = (void *)syscall(SYS_mmap, addr, 4096, PROT_READ,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
 	if (p == MAP_FAILED)
 		return outcome(-1);

@@ -80,36 +80,21 @@
 #include <linux/capability.h>
 #include "battery.h"
 #include "probe_ops.h"
+#include "status_line.h"
+
+/* AT_SECURE as the kernel passed it (musl's getauxval() also says 1 for
+ * ruid != euid), read in main() before anything can move the environment */
+static unsigned long long at_secure;
 
 static void print_status(void)
 {
-	char line[256], out[512] = "";
-	FILE *f = fopen("/proc/self/status", "r");
-	unsigned int ruid = 0, euid = 0, suid = 0, fsuid = 0, rgid = 0, egid = 0, sgid = 0,
-		     fsgid = 0;
+	struct status_line l;
 
-	if (!f) {
-		perror("fcaps_probe: /proc/self/status");
+	if (status_line(&l, at_secure)) {
+		fprintf(stderr, "fcaps_probe: status: a system call failed\n");
 		exit(1);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long v;
-		char key[16];
-
-		if (sscanf(line, "Uid: %u %u %u %u", &ruid, &euid, &suid, &fsuid) == 4 ||
-		    sscanf(line, "Gid: %u %u %u %u", &rgid, &egid, &sgid, &fsgid) == 4)
-			continue;
-		if (sscanf(line, "Cap%15[A-Za-z]: %llx", key, &v) == 2 &&
-		    strcmp(key, "Bnd") != 0) {
-			size_t n = strlen(out);
-
-			snprintf(out + n, sizeof(out) - n, " %s=%#llx", key, v);
-		}
-	}
-	fclose(f);
-	printf("pid=%d ruid=%u euid=%u rgid=%u egid=%u suid=%u fsuid=%u sgid=%u fsgid=%u%s "
-	       "secure=%lu securebits=%d\n", getpid(), ruid, euid, rgid, egid, suid, fsuid,
-	       sgid, fsgid, out, getauxval(AT_SECURE), prctl(PR_GET_SECUREBITS, 0, 0, 0, 0));
+	fwrite(l.buf, 1, l.n, stdout);
 	fflush(stdout);
 }
 
@@ -336,7 +321,8 @@ static int do_sched(pid_t pid, const char *op)
 	if (!strcmp(op, "nice"))
 		probe_report("sched", setpriority(PRIO_PROCESS, pid, 5));
 	else if (!strcmp(op, "sched"))
-		probe_report("sched", sched_setscheduler(pid, SCHED_BATCH, &sp));
+		/* musl's sched_setscheduler() is ENOSYS without a system call */
+		probe_report("sched", (int)syscall(SYS_sched_setscheduler, pid, SCHED_BATCH, &sp));
 	else if (!strcmp(op, "ioprio"))	/* IOPRIO_CLASS_BE, level 4 */
 		probe_report("sched", (int)syscall(SYS_ioprio_set, 1, pid, (2 << 13) | 4));
 	else if (!strcmp(op, "prlimit"))
@@ -550,11 +536,12 @@ static int do_thread(int sig, int drop)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int main(int argc, char **argv, char **envp)
 {
 	int status_first = 0;
 	const char *cmd;
 
+	at_secure = status_auxv(envp, AT_SECURE);
 	if (argc > 1 && argv[1][0] == '/')
 		argc--, argv++;
 	for (; argc > 1 && !strncmp(argv[1], "--", 2); argc--, argv++) {

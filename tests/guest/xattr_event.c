@@ -13,13 +13,12 @@
 #include "fcaps_values.h"
 #include "xattr_event.h"
 
-/* the probe, dynamic: a fresh copy of the static one costs TCG 100 ms of
- * translation at its first exec, of this one 5 (Makefile) */
-#define PROBE_SHARED "/usr/local/bin/fcaps_probe_shared"
+/* the probe's status line alone, without a libc (fcaps_status.c) */
+#define STATUS_PROG "/usr/local/bin/fcaps_status"
 
 static int fresh_copy(const char *to, uid_t owner)
 {
-	int in = open(PROBE_SHARED, O_RDONLY | O_CLOEXEC), out;
+	int in = open(STATUS_PROG, O_RDONLY | O_CLOEXEC), out;
 	struct stat st;
 	ssize_t n = -1;
 
