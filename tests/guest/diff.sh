@@ -3,8 +3,8 @@
 # differential's workload through both paths on the patched kernel and
 # write everything to the disk /dev/vdb for the host to compare
 # (tests/diff/run). all: the phases below, one after another; lane1 and
-# lane2 split them over two guests (the kernel's swap run and shadow;
-# BPF's two swap runs); a PHASE's name, that phase alone (four guests).
+# lane2 split them over two guests of about the same length (the two swap
+# runs; norec and shadow); a PHASE's name, that phase alone (four guests).
 #   shadow  kernel rules on, BPF in shadow mode, one run; both decision
 #           maps dumped with bpftool
 #   swap    once with the kernel enforcing and BPF unloaded, once with the
@@ -111,6 +111,7 @@ phase_norec() {
 	step "norec load"
 	wl --path bpf > /out/swap-norec.jsonl
 	step "norec workload"
+	unload_unless_last norec
 }
 # The last phase stays loaded: the guest ends there. An unload waits about
 # 5 s for the trampolines to go, inside the links' unlinks; the unloads
@@ -118,8 +119,8 @@ phase_norec() {
 unload_unless_last() { [ "$1" = "${phases##* }" ] || $ctl unload; }
 case "$which" in
 all) phases="kernel shadow enforce norec";;
-lane1) phases="kernel shadow";;
-lane2) phases="enforce norec";;
+lane1) phases="kernel enforce";;
+lane2) phases="norec shadow";;
 shadow|kernel|enforce|norec) phases=$which;;
 *) echo "diff.sh: which is all, lane1, lane2, shadow, kernel, enforce or norec, not '$which'" >&2
    exit 2;;
