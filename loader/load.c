@@ -77,6 +77,19 @@ static int parse_count(const char *arg, unsigned long max, int pow2, unsigned lo
 	       (pow2 && (*n & (*n - 1)));
 }
 
+/* --policy-max, --ceiling-max, --mark-max (@c): 1 to the maps' own sizes */
+static int parse_max(int c, const char *arg, struct load_opts *o)
+{
+	const char *name = c == 'P' ? "policy" : c == 'C' ? "ceiling" : "mark";
+	unsigned long max = c == 'P' ? FCAPS_MAX_POLICY :
+			    c == 'C' ? FCAPS_MAX_CEILINGS : FCAPS_MAX_MARKS;
+
+	if (!parse_count(arg, max, 0, c == 'P' ? &o->policy_max :
+				      c == 'C' ? &o->ceiling_max : &o->mark_max))
+		return 0;
+	return p_usage("load", load_usage, "--%s-max is 1 to %lu, not '%s'", name, max, arg);
+}
+
 /* 0, or the exit status of a usage error */
 static int parse_load(int argc, char **argv, struct load_opts *o)
 {
@@ -115,25 +128,16 @@ static int parse_load(int argc, char **argv, struct load_opts *o)
 					       "--record is all, denied or none, not '%s'", optarg);
 			break;
 		case 'P':
-			if (parse_count(optarg, FCAPS_MAX_POLICY, 0, &o->policy_max))
-				return p_usage("load", load_usage, "--policy-max is 1 to %u, not '%s'",
-					       FCAPS_MAX_POLICY, optarg);
-			break;
 		case 'C':
-			if (parse_count(optarg, FCAPS_MAX_CEILINGS, 0, &o->ceiling_max))
-				return p_usage("load", load_usage, "--ceiling-max is 1 to %u, not '%s'",
-					       FCAPS_MAX_CEILINGS, optarg);
+		case 'M':
+			if (parse_max(c, optarg, o))
+				return 2;
 			break;
 		case 'B':
 			if (parse_count(optarg, FCAPS_CEILING_BUCKETS, 1, &o->buckets))
 				return p_usage("load", load_usage, "--ceiling-buckets is a power of "
 					       "two from 1 to %u, not '%s'", FCAPS_CEILING_BUCKETS,
 					       optarg);
-			break;
-		case 'M':
-			if (parse_count(optarg, FCAPS_MAX_MARKS, 0, &o->mark_max))
-				return p_usage("load", load_usage, "--mark-max is 1 to %u, not '%s'",
-					       FCAPS_MAX_MARKS, optarg);
 			break;
 		case 'k':
 			o->kernel_records = 1;
@@ -237,22 +241,6 @@ static int record_identity(struct fcaps_bpf *skel, struct fcaps_config *cfg)
 	return 0;
 }
 
-/* An old load in the way: refused if armed, removed if a killed one's */
-static int clear_the_way(void)
-{
-	struct fcaps_config old;
-
-	if (access(FCAPS_PIN_DIR, F_OK))
-		return 0;
-	/* unreadable but there: maybe another build's, maybe armed */
-	if (read_config(&old) ? errno != ENOENT : old.armed)
-		return p_err("load", "already loaded under %s ('fcapsctl unload' first)",
-			     FCAPS_PIN_DIR);
-	/* renamed into place but never armed: a load that was killed */
-	unpin_tree(FCAPS_PIN_DIR);
-	return 0;
-}
-
 int do_load(int argc, char **argv)
 {
 	struct load_opts o = {
@@ -288,7 +276,7 @@ int do_load(int argc, char **argv)
 	if (lsm != 1)
 		p_warn("load", "the bpf LSM is not active (%s): exec decisions and the xattr "
 		       "guard will not run", LSM_LIST);
-	if (lock_state("load") < 0 || clear_the_way())
+	if (lock_state("load") < 0 || clear_old_load())
 		goto out;
 	remove_leftovers();
 	if (mkdir(STAGING_DIR, 0700) || mkdir(STAGING_DIR "/progs", 0700) ||

@@ -22,6 +22,7 @@
 #include <bpf/libbpf.h>
 #include "config.h"
 #include "layout.h"
+#include "main.h"
 #include "pins.h"
 #include "fcaps.skel.h"
 
@@ -322,5 +323,21 @@ int parse_mode(const char *s, __u16 *mode)
 		*mode = FCAPS_MODE_SHADOW;
 	else
 		return -1;
+	return 0;
+}
+
+/* An old load in the way: refused if armed, removed if a killed one's */
+int clear_old_load(void)
+{
+	struct fcaps_config old;
+
+	if (access(FCAPS_PIN_DIR, F_OK))
+		return 0;
+	/* unreadable but there: maybe another build's, maybe armed */
+	if (read_config(&old) ? errno != ENOENT : old.armed)
+		return p_err("load", "already loaded under %s ('fcapsctl unload' first)",
+			     FCAPS_PIN_DIR);
+	/* renamed into place but never armed: a load that was killed */
+	unpin_tree(FCAPS_PIN_DIR);
 	return 0;
 }

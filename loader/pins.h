@@ -45,6 +45,10 @@ int unpin_tree_detached(const char *root);
 /* What a killed load or unload left behind: nothing armed, so just go. */
 void remove_leftovers(void);
 
+/* Before a load: an old one under FCAPS_PIN_DIR refused if armed (1, the
+ * error printed), removed if a killed load's (0) */
+int clear_old_load(void);
+
 /* The config map's one value; 0 or -1 with the error printed */
 int read_config(struct fcaps_config *cfg);
 int write_config(const struct fcaps_config *cfg);
