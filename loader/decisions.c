@@ -165,7 +165,9 @@ static int print_map(const char *map, int how, int clear)
 	for (__u32 i = 0; i < FCAPS_MAX_DECISIONS; i++) {
 		if (!ring_read(&r, i, &d))
 			continue;
-		if (how == JSON) {
+		if (how == JSON && !pretty_output) {
+			records_print_json(&rec, &d, map, hook_name_of);
+		} else if (how == JSON) {
 			json_object *o = json_object_new_object();
 
 			json_object_object_add(o, "map", json_object_new_string(map));

@@ -107,6 +107,16 @@ check "BPF recorded the refused signal as EPERM (seq ${seq% *})" [ "${seq#* }" =
 check_out "the kernel's record has the same seq and decision" "${seq% *} -1" \
 	sh -c "fcapsctl decisions --json | grep '\"map\":\"kdecisions\"' | grep '\"seq\":${seq% *},' |
 	       sed 's/.*\"seq\":\([0-9]*\).*\"ret\":\(-*[0-9]*\).*/\1 \2/'"
+# --json prints each record itself (records.c), -p through json-c: the
+# same records, byte for byte once json-c's indentation is gone (the second
+# dump also holds the first dumper's exec: compared up to it)
+for m in decisions kdecisions; do
+	{ fcapsctl -p decisions --json --map $m | tr -d ' \n'; echo; } | sed 's/}{/}\n{/g' > /tmp/pretty.json
+	fcapsctl decisions --json --map $m | head -n "$(wc -l < /tmp/pretty.json)" > /tmp/plain.json
+	check "$m --json equals -p --json through json-c ($(wc -l < /tmp/pretty.json) records)" \
+		cmp -s /tmp/plain.json /tmp/pretty.json
+	check "... $m: records with a negative ret among them" grep -q '"ret":-1,' /tmp/plain.json
+done
 sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 
 # A full ring: a record whose slot still holds an unread one is not written
