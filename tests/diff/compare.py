@@ -498,9 +498,10 @@ def timing_md(meta, rep):
     """How long the guests took, and how the rings were drained"""
     md = []
     if isinstance(meta.get("guest_wall_s"), int):
-        md.append("- guest run: %d s wall, %s guest(s); shadow phase %s s, swap phases %s s"
-                  % (meta["guest_wall_s"], meta.get("lanes", 1), meta.get("shadow_s"),
-                     meta.get("swap_s")))
+        lanes = meta.get("lanes", 1)
+        md.append("- guest run: %d s wall, %s lane(s), %s guest(s); shadow phase %s s, "
+                  "swap phases %s s" % (meta["guest_wall_s"], lanes, meta.get("guests", lanes),
+                                        meta.get("shadow_s"), meta.get("swap_s")))
     if meta.get("drain_every"):
         md.append("- rings drained after every %d random events; %d records of the drains "
                   "agreed (not counted below)" % (meta["drain_every"], rep.drain_agree))

@@ -1,10 +1,10 @@
 #!/bin/sh
-# diff.sh SEED EVENTS [all|lane1|lane2|PHASE] [FCAPSCTL] [ONLY]: run the
+# diff.sh SEED EVENTS [all|lane1|PHASE] [FCAPSCTL] [ONLY]: run the
 # differential's workload through both paths on the patched kernel and
 # write everything to the disk /dev/vdb for the host to compare
-# (tests/diff/run). all: the phases below, one after another; lane1 and
-# lane2 split them over two guests of about the same length (the two swap
-# runs; norec and shadow); a PHASE's name, that phase alone (four guests).
+# (tests/diff/run). all: the phases below, one after another; lane1: the
+# two swap runs, a lane as long as norec and shadow run one after the
+# other in guests of their own; a PHASE's name, that phase alone.
 #   shadow  kernel rules on, BPF in shadow mode, one run; both decision
 #           maps dumped with bpftool
 #   swap    once with the kernel enforcing and BPF unloaded, once with the
@@ -120,9 +120,8 @@ unload_unless_last() { [ "$1" = "${phases##* }" ] || $ctl unload; }
 case "$which" in
 all) phases="kernel shadow enforce norec";;
 lane1) phases="kernel enforce";;
-lane2) phases="norec shadow";;
 shadow|kernel|enforce|norec) phases=$which;;
-*) echo "diff.sh: which is all, lane1, lane2, shadow, kernel, enforce or norec, not '$which'" >&2
+*) echo "diff.sh: which is all, lane1, shadow, kernel, enforce or norec, not '$which'" >&2
    exit 2;;
 esac
 shadow_s=0 swap_s=0
