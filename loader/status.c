@@ -16,7 +16,7 @@ static const char status_usage[] =
 	"\n"
 	"Mode, switches, attached programs, map fill and per-hook counters;\n"
 	"--json also the verifier's steps over each program (verified_insns, of\n"
-	"1,000,000).\n";
+	"1,000,000) and the runs of each the kernel skipped (recursion_misses).\n";
 
 static const char *const hook_names[FCAPS_NHOOKS] = {
 #define HOOK_NAME(up, low, what) #low,
@@ -75,34 +75,44 @@ static void read_counters(int fd, __u32 hook, struct fcaps_counters *sum)
 static json_object *jstr(const char *v) { return json_object_new_string(v); }
 static json_object *ju64(unsigned long long v) { return json_object_new_uint64(v); }
 
-/* How many steps the verifier took over each pinned program (of its
- * 1,000,000): {"name": verified_insns}; -1 where the kernel would not say */
-static json_object *verified_steps(void)
+/*
+ * Of each pinned program: how many steps the verifier took (of its
+ * 1,000,000) into @steps, and how many runs the kernel skipped into
+ * @misses: a tracing program (fentry, fexit, fmod_ret) does not run where
+ * it is already running on the CPU (preempted, or an interrupt entering
+ * the same hook), and a skipped fmod_ret lets its hook through. -1 where
+ * the kernel would not say. The sum of the misses is returned.
+ */
+static unsigned long long prog_stats(json_object *steps, json_object *misses)
 {
-	json_object *v = json_object_new_object();
 	char path[sizeof(PROGS_DIR) + 256];
+	unsigned long long missed = 0;
 	struct dirent *e;
 	DIR *d = opendir(PROGS_DIR);
 
 	while (d && (e = readdir(d))) {
 		struct bpf_prog_info info = {};
 		__u32 len = sizeof(info);
-		long long n = -1;
+		long long n = -1, m = -1;
 		int fd;
 
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", PROGS_DIR, e->d_name);
 		fd = bpf_obj_get(path);
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len)) {
 			n = info.verified_insns;
+			m = info.recursion_misses;
+			missed += info.recursion_misses;
+		}
 		if (fd >= 0)
 			close(fd);
-		json_object_object_add(v, e->d_name, json_object_new_int64(n));
+		json_object_object_add(steps, e->d_name, json_object_new_int64(n));
+		json_object_object_add(misses, e->d_name, json_object_new_int64(m));
 	}
 	if (d)
 		closedir(d);
-	return v;
+	return missed;
 }
 
 static json_object *status_json(const struct fcaps_config *cfg,
@@ -113,6 +123,8 @@ static json_object *status_json(const struct fcaps_config *cfg,
 	static const size_t keysz[] = { sizeof(struct fcaps_file_key),
 					sizeof(struct fcaps_file_key), 0, 0, 8, 8 };
 	json_object *o = json_object_new_object(), *progs, *fill, *counters;
+	json_object *steps = json_object_new_object(), *misses = json_object_new_object();
+	unsigned long long missed;
 	struct dirent *e;
 	DIR *d;
 
@@ -135,7 +147,14 @@ static json_object *status_json(const struct fcaps_config *cfg,
 	if (d)
 		closedir(d);
 	json_object_object_add(o, "programs", progs);
-	json_object_object_add(o, "verified_insns", verified_steps());
+	missed = prog_stats(steps, misses);
+	/* --json carries the counts; the text says what they mean */
+	if (missed && !json_output)
+		fprintf(stderr, "fcapsctl status: ALARM: the kernel skipped %llu runs of fcaps' "
+			"tracing programs: a skipped fmod_ret or fexit decided nothing, a skipped "
+			"fentry left its entry behind (--json: recursion_misses)\n", missed);
+	json_object_object_add(o, "verified_insns", steps);
+	json_object_object_add(o, "recursion_misses", misses);
 	fill = json_object_new_object();
 	for (size_t m = 0; m < sizeof(maps) / sizeof(maps[0]); m++)
 		json_object_object_add(fill, maps[m],

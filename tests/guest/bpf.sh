@@ -151,6 +151,15 @@ check "decisions --clear frees them" sh -c 'fcapsctl decisions --clear > /dev/nu
 /tmp/p kill $$ 0 > /dev/null
 check_out "... and the next signal is recorded again" "1" \
 	sh -c "fcapsctl decisions --json --map decisions | grep -c '\"hook\":\"kill\",\"pid\":'"
+# A tracing program the kernel skips (already running on the CPU) lets its
+# hook through undecided: none of the fmod_ret and fexit ones was in this
+# load, 66,000 signals among it (the counts start again at each load).
+# The fentry ones free entries, and run where an interrupt frees too (a
+# file's credentials, in an RCU callback): a skip there leaves an entry.
+missed() { fcapsctl status --json | sed 's/.*"recursion_misses":{\([^}]*\)}.*/\1/' | tr ',' '\n' |
+	awk -F: '/_free"|_gone"|_put_files"/ { next } { n++; if ($2 != 0) print $1 ":" $2 }
+		 END { if (n < 10) print "only", n, "programs" }'; }
+check_out "no run of a deciding program skipped by the kernel in this load (recursion_misses)" "" missed
 
 step "unload" fcapsctl unload
 check "nothing pinned after unload" [ ! -e $P ]
