@@ -293,9 +293,10 @@ test-debug: all variants $(if $(LINE),$(KSTAMP_DEBUG_612),$(KSTAMP_DEBUG))
 clean:
 	rm -rf $(BUILD)
 
-$(BUILD)/guest-bin/fcaps_tamper: tests/guest/fcaps_tamper.c | deps
+$(BUILD)/guest-bin/fcaps_tamper: tests/guest/fcaps_tamper.c tests/guest/tamper_tty.c \
+		tests/guest/tamper_tty.h | deps
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $< -o $@ $(STATIC_LIBS)
+	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ $(STATIC_LIBS)
 
 $(BUILD)/guest-bin/fcaps_audit: tests/guest/fcaps_audit.c
 	@mkdir -p $(@D)

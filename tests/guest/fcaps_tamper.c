@@ -77,6 +77,7 @@
  *   send-fd SOCK PIN      (uncapped) pass the map PIN over unix socket SOCK
  *   recv-fd SOCK          receive a descriptor on SOCK, then load a program
  *                         that refers to it (prog-with-map by descriptor)
+ *   keyreq, sti TEXT, pty-shell CMD  tamper_tty.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -99,19 +100,30 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include "tamper_tty.h"
 
 static const char *op;
 
+int tamper_result(const char *name, int err)
+{
+	printf("%s: %s\n", name, err ? strerrorname_np(err) : "ok");
+	return 0;
+}
+
+int tamper_setup_failed(const char *name, const char *what)
+{
+	fprintf(stderr, "fcaps_tamper %s: %s: %s\n", name, what, strerror(errno));
+	return 3;
+}
+
 static int result(int err)
 {
-	printf("%s: %s\n", op, err ? strerrorname_np(err) : "ok");
-	return 0;
+	return tamper_result(op, err);
 }
 
 static int setup_failed(const char *what)
 {
-	fprintf(stderr, "fcaps_tamper %s: %s: %s\n", op, what, strerror(errno));
-	return 3;
+	return tamper_setup_failed(op, what);
 }
 
 /* A descriptor of the pinned object at @path; its refusal is a failed
@@ -768,6 +780,8 @@ static int drop_caps(void)
 
 int main(int argc, char **argv)
 {
+	int rc;
+
 	if (argc > 1 && !strcmp(argv[1], "--nocaps")) {
 		if (drop_caps()) {
 			perror("fcaps_tamper: capset");
@@ -787,6 +801,9 @@ int main(int argc, char **argv)
 	if (argc < 2)
 		goto usage;
 	op = argv[1];
+	rc = tamper_tty_op(op, argc, argv);
+	if (rc >= 0)
+		return rc;
 	if (!strcmp(op, "prog-load"))
 		return prog_load();
 	if (!strcmp(op, "personality-get")) {

@@ -283,6 +283,43 @@ limitations() {
 	check_out "limitation, both paths: it lowers kernel.threads-max (a denial of service)" \
 		"write: ok" $C/tamper write /proc/sys/kernel/threads-max 100000
 	echo "$old" > /proc/sys/kernel/threads-max
+	old=$(cat /proc/sys/kernel/perf_event_paranoid)
+	check_out "limitation, both paths: it lowers kernel.perf_event_paranoid to -1 (perf events for every user)" \
+		"write: ok" $C/tamper write /proc/sys/kernel/perf_event_paranoid -1
+	echo "$old" > /proc/sys/kernel/perf_event_paranoid
+	sleep 30 &
+	o=$!
+	check_out "limitation, both paths: it makes an uncapped root process the OOM killer's first victim (oom_score_adj 1000: a SIGKILL no kill rule sees)" \
+		"write: ok 1000" sh -c "echo \$($C/tamper write /proc/$o/oom_score_adj 1000) \$(cat /proc/$o/oom_score_adj)"
+	kill $o
+	wait $o 2>/dev/null
+	# root-owned programs the kernel or an uncapped root runs: a capped
+	# root replaces one and has it run, with every capability
+	if [ "$($C/tamper keyreq)" = "keyreq: ENOSYS" ]; then
+		skip "limitation, both paths: it replaces /sbin/request-key and asks for a key" "no CONFIG_KEYS"
+	else
+		check_out "limitation, both paths: it replaces /sbin/request-key and asks for a key: the kernel runs it with every capability" \
+			"CapEff:000001ffffffffff" helper_shown
+	fi
+	check_out "limitation, both paths: it types a line into the terminal of the uncapped root shell that started it (TIOCSTI), which runs it with every capability" \
+		"CapEff:000001ffffffffff" sti_shown
+}
+
+# CapEff of the kernel's request-key helper, once a capped root wrote it
+helper_shown() {
+	rm -f /tmp/helper.out
+	$C/bin/sh -c "printf '#!/bin/sh\ngrep CapEff /proc/self/status > /tmp/helper.out\n' > /sbin/request-key &&
+		chmod 755 /sbin/request-key"
+	$C/tamper keyreq > /dev/null
+	rm -f /sbin/request-key
+	if [ -f /tmp/helper.out ]; then tr -d '\t' < /tmp/helper.out; else echo "no helper ran"; fi
+}
+
+# CapEff of what a capped root typed into its uncapped root shell's terminal
+sti_shown() {
+	rm -f /tmp/sti.out
+	$T pty-shell "$C/tamper sti 'grep CapEff /proc/self/status > /tmp/sti.out; exit'" > /dev/null
+	if [ -f /tmp/sti.out ]; then tr -d '\t' < /tmp/sti.out; else echo "the line did not run"; fi
 }
 
 # The escape itself, where nothing stops it: a root that dropped every
