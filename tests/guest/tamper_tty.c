@@ -9,7 +9,7 @@
  *   sti TEXT          type TEXT and a newline into our terminal (TIOCSTI)
  *   pty-shell CMD     an uncapped /bin/sh reading lines from a new terminal,
  *                     its session's leader, given CMD as its first line;
- *                     waits up to 5 s for it to exit
+ *                     waits up to 20 s (a debug kernel) for it to exit
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,7 +22,6 @@
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "tamper_tty.h"
 
@@ -79,7 +78,7 @@ static int pty_shell(const char *cmd)
 		return tamper_setup_failed("pty-shell", "writing to the terminal");
 	/* drain what the shell prints, so that it never blocks on output,
 	 * until the terminal's other side is closed (EIO): then wait alone */
-	for (int ms = 0; ms < 5000; ms += 50) {
+	for (int ms = 0; ms < 20000; ms += 50) {
 		struct pollfd p = { master, POLLIN, 0 };
 
 		if (waitpid(pid, &status, WNOHANG) == pid)
