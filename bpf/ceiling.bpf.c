@@ -274,7 +274,12 @@ int BPF_PROG(fcaps_ceiling_userns_made, struct cred *new, int ret)
 	return 0;
 }
 
-SEC("fentry/__put_user_ns")
+/*
+ * A namespace is freed: its address can be reused. Not __put_user_ns():
+ * free_user_ns() frees, in the same loop, each parent whose last reference
+ * was the child's, without calling it for them. This runs once for each.
+ */
+SEC("fentry/retire_userns_sysctls")
 int BPF_PROG(fcaps_ceiling_userns_gone, struct user_namespace *ns)
 {
 	ns_unmark((__u64)ns);

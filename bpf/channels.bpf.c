@@ -138,7 +138,8 @@ static long forget_ns(struct bpf_map *map, __u64 *key, struct fcaps_owner *o, __
 	return 0;
 }
 
-SEC("fentry/__put_user_ns")
+/* as fcaps_ceiling_userns_gone: once for every namespace freed */
+SEC("fentry/retire_userns_sysctls")
 int BPF_PROG(fcaps_sigio_ns_gone, struct user_namespace *ns)
 {
 	__u64 gone = (__u64)ns;

@@ -75,6 +75,11 @@ check_out "root aims it, then a uid 1000 child aims it again; root writes: dropp
 	"sigio-owner: dropped" $T sigio-owner $t 9 1000
 check_out "root aims it; a uid 1000 child writes: delivered (root holds CAP_KILL)" \
 	"sigio-writer: delivered" $T sigio-writer $t 9 1000
+# the owner's namespace is freed in free_user_ns()'s loop while its file
+# lives, and the target's new namespace takes its address (BPF keeps the
+# owner's namespace as a number: a stale one would give it CAP_KILL there)
+check_out "a namespace's root aims SIGKILL at a process of a later namespace at its freed address: dropped" \
+	"sigio-nsreuse: dropped" $T sigio-nsreuse
 stop
 start /usr/local/bin/fcaps_probe
 check_out "an uncapped uid 1000 target: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t

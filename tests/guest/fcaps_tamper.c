@@ -78,6 +78,7 @@
  *   recv-fd SOCK          receive a descriptor on SOCK, then load a program
  *                         that refers to it (prog-with-map by descriptor)
  *   keyreq, sti TEXT, pty-shell CMD  tamper_tty.c
+ *   nest, sigio-nsreuse   tamper_userns.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -101,6 +102,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "tamper_tty.h"
+#include "tamper_userns.h"
 
 static const char *op;
 
@@ -802,6 +804,8 @@ int main(int argc, char **argv)
 		goto usage;
 	op = argv[1];
 	rc = tamper_tty_op(op, argc, argv);
+	if (rc < 0)
+		rc = tamper_userns_op(op, argc);
 	if (rc >= 0)
 		return rc;
 	if (!strcmp(op, "prog-load"))

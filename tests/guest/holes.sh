@@ -953,6 +953,24 @@ ceiling)
 	kill $holders; wait $holders 2>/dev/null
 	check_out "... and made once they are gone" "hold: ok" \
 		sh -c "sleep 0.5; $H/c/ktamper --userns hold 0"
+	# a marked namespace freed in free_user_ns()'s loop, with the nested
+	# namespace that held it last, gives its mark back as well (root is
+	# mapped there by us: its capped creator may not map it)
+	nest() {
+		$H/c/ktamper nest > $H/nest.out 2>&1 &
+		b=$! i=0
+		until grep -q '^ns1: ' $H/nest.out || [ $i = 50 ]; do sleep 0.1; i=$((i + 1)); done
+		p=$(sed -n 's/^ns1: //p' $H/nest.out)
+		[ -n "$p" ] && echo "0 0 1" > /proc/$p/uid_map && echo "0 0 1" > /proc/$p/gid_map
+		wait $b
+		grep -v '^ns1: ' $H/nest.out
+	}
+	check_out "a capped root's namespace freed in the loop that frees the one nested in it" \
+		"nest: ok" nest
+	# the slab hands the freed address to the next namespace: an uncapped
+	# root's, whose root maps root there unless a stale mark says no
+	check_out "... leaves no mark: an uncapped root's next namespace maps root as root" "0" \
+		sh -c "/usr/local/bin/fcaps_probe --userns status | grep -c userns_errno; true"
 	fcapsctl unload >/dev/null
 	# Ceilings that share one count of the filter (ceiling_maybe()): with
 	# --ceiling-buckets 1 every one does. Three of six capped processes
