@@ -294,7 +294,7 @@ clean:
 	rm -rf $(BUILD)
 
 $(BUILD)/guest-bin/fcaps_tamper: tests/guest/fcaps_tamper.c tests/guest/tamper_tty.c \
-		tests/guest/tamper_tty.h tests/guest/tamper_userns.c tests/guest/tamper_userns.h | deps
+		tests/guest/tamper_tty.h tests/guest/tamper_reuse.c tests/guest/tamper_reuse.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ $(STATIC_LIBS)
 

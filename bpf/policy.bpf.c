@@ -178,9 +178,14 @@ static long drop_dev(struct bpf_map *map, const struct fcaps_file_key *key,
 	return 0;
 }
 
-/* A superblock going away: its device number may be reused. */
-SEC("fentry/security_sb_free")
-int BPF_PROG(fcaps_policy_sb_free, struct super_block *sb)
+/*
+ * A superblock shutting down: its device number is given back once its
+ * kill_sb() has done, and may be reused at once. Not at security_sb_free():
+ * 6.12 frees the superblock from a work item, after a new mount may have
+ * taken the number and had values written on it.
+ */
+SEC("fentry/generic_shutdown_super")
+int BPF_PROG(fcaps_policy_sb_gone, struct super_block *sb)
 {
 	__u32 dev = sb->s_dev;
 

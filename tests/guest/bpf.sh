@@ -7,10 +7,11 @@ P=/sys/fs/bpf/fcaps
 sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 cp /usr/local/bin/fcaps_probe /tmp/p
 
-# The newest BPF exec record for the pid the probe reports: "legacy ret pP".
-# runas execs the probe in the same pid, so the newest (highest seq) counts.
+# The newest BPF exec record for the pid the probe (/tmp/p, or FILE)
+# reports: "legacy ret pP". runas execs the probe in the same pid, so the
+# newest (highest seq) counts.
 exec_record() {
-	pid=$(runas 1000 /tmp/p status | sed -n 's/^pid=\([0-9]*\).*/\1/p')
+	pid=$(runas 1000 "${1:-/tmp/p}" status | sed -n 's/^pid=\([0-9]*\).*/\1/p')
 	fcapsctl decisions --json | grep '"map":"decisions"' | grep "\"hook\":\"exec\",\"pid\":$pid," |
 		sed 's/.*"seq":\([0-9]*\).*"ret":\(-*[0-9]*\).*"legacy":\([0-9]\).*"pp":\([0-9]*\).*/\1 \3 \2 \4/' |
 		sort -n | tail -n 1 | cut -d' ' -f2-
@@ -41,6 +42,22 @@ check "uid 1000 cannot remove security.capability of a root file" \
 check_out "... and the policy entry stays" "1 0 8192" exec_record
 step "root removes it" setfattr -x security.capability /tmp/p
 check_out "... and the policy entry goes with it" "0 0 0" exec_record
+# A superblock's entries go when it shuts down, before its device number
+# is given back: a tmpfs mounted at once in its place takes the number, and
+# a value written there stays (6.12 frees the old superblock later, from a
+# work item: dropping its entries then dropped the new one's)
+cp /tmp/p /tmp/ref && fcapsctl setcap /tmp/ref 'cap_net_raw+ep'
+mkdir -p /tmp/sb
+step "a tmpfs with a capped file" sh -c \
+	"mount -t tmpfs sb /tmp/sb && cp /tmp/p /tmp/sb/p && fcapsctl setcap /tmp/sb/p cap_net_raw+ep"
+old=$(stat -c %d:%i /tmp/sb/p)
+check_out "unmounted, a new tmpfs mounted there and the same value written, at once" \
+	"sb-reuse: ok" fcaps_tamper sb-reuse /tmp/sb /tmp/ref
+check "... the new tmpfs has the old one's device and inode numbers ($old)" \
+	[ "$(stat -c %d:%i /tmp/sb/p)" = "$old" ]
+sleep 1
+check_out "... and the value stays once the old superblock is freed" "1 0 8192" exec_record /tmp/sb/p
+umount /tmp/sb
 
 printf '# good\n/tmp/p cap_net_raw,cap_net_bind_service+ep\n' > /tmp/good.policy
 step "policy import of a good file" fcapsctl policy import /tmp/good.policy

@@ -78,7 +78,7 @@
  *   recv-fd SOCK          receive a descriptor on SOCK, then load a program
  *                         that refers to it (prog-with-map by descriptor)
  *   keyreq, sti TEXT, pty-shell CMD  tamper_tty.c
- *   nest, sigio-nsreuse   tamper_userns.c
+ *   nest, sigio-nsreuse, sb-reuse DIR REF  tamper_reuse.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -102,7 +102,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include "tamper_tty.h"
-#include "tamper_userns.h"
+#include "tamper_reuse.h"
 
 static const char *op;
 
@@ -805,7 +805,7 @@ int main(int argc, char **argv)
 	op = argv[1];
 	rc = tamper_tty_op(op, argc, argv);
 	if (rc < 0)
-		rc = tamper_userns_op(op, argc);
+		rc = tamper_reuse_op(op, argc, argv);
 	if (rc >= 0)
 		return rc;
 	if (!strcmp(op, "prog-load"))

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fcaps_tamper's ops on user namespaces that die in free_user_ns()'s loop:
- * a namespace whose last reference was a nested namespace's is freed with
- * it, in the same work item, with no __put_user_ns() of its own. BPF keys
- * state by a namespace's address (the marks, SIGIO owners), so it must see
- * each of those frees, or a new namespace at the same address inherits it.
+ * fcaps_tamper's ops on kernel objects freed and reused. BPF keys state by
+ * an object's address or number, so it must see each free, and before the
+ * address or number can be handed out again:
+ * - a user namespace whose last reference was a nested namespace's is
+ *   freed with it, in free_user_ns()'s loop, with no __put_user_ns() of
+ *   its own (the marks, SIGIO owners);
+ * - a superblock gives its device number back when it is killed, and
+ *   6.12 frees it later, from a work item (the policy's entries).
  *
  *   nest            a child enters a namespace NS1 ("ns1: PID": map root
  *                   there) and leaves a child in a namespace nested in it,
@@ -16,6 +19,10 @@
  *                   new namespace (the slab hands NS1's address back first)
  *                   with a full pP. The owner holds CAP_KILL in NS1 alone:
  *                   "dropped", unless the new namespace is taken for NS1.
+ *   sb-reuse DIR REF  unmount the tmpfs on DIR, mount a new one there at
+ *                   once, copy the probe to DIR/p and give it REF's
+ *                   security.capability, all before the old superblock's
+ *                   freeing work can run: "sb-reuse: ok"
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -24,12 +31,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mount.h>
+#include <sys/xattr.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include "tamper_tty.h"
-#include "tamper_userns.h"
+#include "tamper_reuse.h"
 
 /* fork a child that enters a namespace nested in ours, waits for @life_rd
  * to close and then lives on a second: its pid, or -1 */
@@ -208,11 +217,44 @@ static int sigio_nsreuse(void)
 	return 0;
 }
 
-int tamper_userns_op(const char *op, int argc)
+static int copy_file(const char *from, const char *to)
+{
+	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0755);
+	char buf[65536];
+	ssize_t n = 0;
+
+	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, n) != n)
+			n = -1;
+	close(in);
+	close(out);
+	return in < 0 || out < 0 || n < 0 ? -1 : 0;
+}
+
+static int sb_reuse(const char *dir, const char *ref)
+{
+	const char *op = "sb-reuse";
+	char value[64], path[4096];
+	ssize_t len = getxattr(ref, "security.capability", value, sizeof(value));
+
+	snprintf(path, sizeof(path), "%s/p", dir);
+	if (len < 0)
+		return tamper_setup_failed(op, ref);
+	if (umount2(dir, 0) || mount("sb", dir, "tmpfs", 0, NULL))
+		return tamper_setup_failed(op, "the remount");
+	if (copy_file("/usr/local/bin/fcaps_probe", path) ||
+	    setxattr(path, "security.capability", value, len, 0))
+		return tamper_setup_failed(op, path);
+	return tamper_result(op, 0);
+}
+
+int tamper_reuse_op(const char *op, int argc, char **argv)
 {
 	if (!strcmp(op, "nest") && argc == 2)
 		return nest();
 	if (!strcmp(op, "sigio-nsreuse") && argc == 2)
 		return sigio_nsreuse();
+	if (!strcmp(op, "sb-reuse") && argc == 4)
+		return sb_reuse(argv[2], argv[3]);
 	return -1;
 }
