@@ -216,17 +216,24 @@ int BPF_PROG(fcaps_integrity_receive, struct file *file, int ret)
 	return 0;
 }
 
-/* fork, unshare(CLONE_FILES) and exec copy a table: the copy holds the same */
+/*
+ * fork, unshare(CLONE_FILES) and exec copy a table: the copy holds the same.
+ * dup_fd() makes every table but init's, so a mark left at its address
+ * (two threads that put a shared table at once both saw a count of 2 in
+ * fcaps_integrity_put_files) goes here, before anyone uses the new one.
+ */
 SEC("fexit/dup_fd")
 int BPF_PROG(fcaps_integrity_dup_fd, struct files_struct *old, void *range,
 	     struct files_struct *new)
 {
-	__u64 key = (__u64)old;
+	__u64 key = (__u64)old, nkey = (__u64)new;
 
-	if (!*(volatile __u64 *)&held_live || (unsigned long)new >= (unsigned long)-4095 ||
-	    !new || !bpf_map_lookup_elem(&held, &key))
+	if (!*(volatile __u64 *)&held_live || (unsigned long)new >= (unsigned long)-4095 || !new)
 		return 0;
-	mark((__u64)new);
+	if (bpf_map_lookup_elem(&held, &key))
+		mark(nkey);
+	else if (!bpf_map_delete_elem(&held, &nkey))
+		__sync_fetch_and_sub(&held_live, 1);
 	return 0;
 }
 
