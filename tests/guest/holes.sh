@@ -416,6 +416,13 @@ bpf)
 	fcapsctl set nosuid_ignore=1
 	check_out "... and applies it with nosuid_ignore=1" "1 0 8192" \
 		rec_of decisions runas 1000 /mnt/good_v1 status
+	# the image mounted again as ext3: 6.12 makes a superblock with its
+	# device number before it finds the device busy, and shuts it down
+	mkdir -p $H/again
+	check "the mounted image mounted again as ext3 fails" \
+		sh -c "! mount -t ext3 -o ro /dev/vda $H/again 2>/dev/null"
+	check_out "... and the mounted one's entries stay" "1 0 8192" \
+		rec_of decisions runas 1000 /mnt/good_v1 status
 	fcapsctl set nosuid_ignore=0
 	# a capped file in an overlay's lower layer (a container's image):
 	# its value is the layer's file's (6.12 finds the layer through
