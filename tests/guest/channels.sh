@@ -90,6 +90,8 @@ kill_switch 0
 start $H/target
 check_out "kill=0: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t
 check_out "kill=0: SIGIO delivered" "sigio: delivered" runas 1000 $T sigio $t 9
+check_out "kill=0: a namespace's root's SIGKILL at a later namespace's process: delivered" \
+	"sigio-nsreuse: delivered" $T sigio-nsreuse
 stop
 kill_switch 1
 [ "$mode" = bpf ] && fcapsctl unload >/dev/null

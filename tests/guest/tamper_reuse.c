@@ -41,7 +41,7 @@
 #include "tamper_reuse.h"
 
 /* fork a child that enters a namespace nested in ours, waits for @life_rd
- * to close and then lives on a second: its pid, or -1 */
+ * to close and then lives on two seconds: its pid, or -1 */
 static pid_t nested_child(int life_rd, int life_wr)
 {
 	int ready[2];
@@ -58,8 +58,9 @@ static pid_t nested_child(int life_rd, int life_wr)
 			_exit(3);
 		while (read(life_rd, &c, 1) > 0)
 			;
-		/* until our parent's credentials are gone: ours hold NS1 last */
-		sleep(1);
+		/* until our parent's credentials are gone, two grace periods
+		 * after it is reaped: ours then hold NS1 last */
+		sleep(2);
 		_exit(0);
 	}
 	close(ready[1]);
@@ -135,7 +136,7 @@ static int map_root(pid_t pid)
  * A child enters NS1 (a capped caller's child marks it), waits for root to
  * be mapped there (by us with @map, or by whoever reads "ns1: PID"),
  * leaves a nested child in NS2, runs @aim (if any) and exits; the nested
- * child goes a second later, NS1's last reference with it. We reap both
+ * child goes two seconds later, NS1's last reference with it. We reap both
  * (subreaper): 0 once they are gone, after the grace period and the work
  * item that free NS2 and, in its loop, NS1.
  */
@@ -143,6 +144,7 @@ static int ns1_freed_by_nested(const struct owner_arg *aim, int map)
 {
 	int report[2], status;
 	pid_t a, inner;
+	char c;
 
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1) || pipe(report))
 		return -1;
@@ -160,9 +162,11 @@ static int ns1_freed_by_nested(const struct owner_arg *aim, int map)
 			_exit(3);
 		_exit(0);	/* life[1] closes: the nested child follows */
 	}
-	if (a < 0 || read(report[0], &status, 1) != 1)
+	/* EOF, not a hang, if the child fails before it reports */
+	close(report[1]);
+	if (a < 0 || read(report[0], &c, 1) != 1)
 		return -1;
-	if (map ? map_root(a) : printf("ns1: %d\n", a) < 0 || fflush(stdout))
+	if (map ? map_root(a) : (printf("ns1: %d\n", a) < 0 || fflush(stdout)))
 		return -1;
 	if (waitpid(a, &status, 0) != a || !WIFEXITED(status) || WEXITSTATUS(status) ||
 	    read(report[0], &inner, sizeof(inner)) != sizeof(inner) ||
@@ -177,6 +181,16 @@ static int nest(void)
 	if (ns1_freed_by_nested(NULL, 0))
 		return tamper_setup_failed("nest", "the namespaces");
 	return tamper_result("nest", 0);
+}
+
+/* @target ended, on a setup failure: @rc */
+static int end_target(pid_t target, int rc)
+{
+	int status;
+
+	kill(target, SIGKILL);
+	waitpid(target, &status, 0);
+	return rc;
 }
 
 static int sigio_nsreuse(void)
@@ -199,21 +213,22 @@ static int sigio_nsreuse(void)
 			pause();
 	}
 	aim = (struct owner_arg){ p[0], target };
-	if (target < 0 || ns1_freed_by_nested(&aim, 1))
-		return tamper_setup_failed(op, "the owner in its namespace");
+	if (target < 0)
+		return tamper_setup_failed(op, "fork");
+	close(ready[1]);
+	if (ns1_freed_by_nested(&aim, 1))
+		return end_target(target, tamper_setup_failed(op, "the owner in its namespace"));
 	if (write(go[1], "g", 1) != 1 || read(ready[0], &c, 1) != 1)
-		return tamper_setup_failed(op, "the target's namespace");
+		return end_target(target, tamper_setup_failed(op, "the target's namespace"));
+	/* send_sigio() decides within the write: a SIGTERM after it finds
+	 * the target dying of SIGKILL if that was delivered */
 	if (write(p[1], "x", 1) != 1)
-		return tamper_setup_failed(op, "writing the pipe");
-	for (int i = 0; i < 20 && !killed; i++) {
-		usleep(50000);
-		killed = waitpid(target, &status, WNOHANG) == target && WIFSIGNALED(status);
-	}
+		return end_target(target, tamper_setup_failed(op, "writing the pipe"));
+	kill(target, SIGTERM);
+	if (waitpid(target, &status, 0) != target || !WIFSIGNALED(status))
+		return tamper_setup_failed(op, "the target's end");
+	killed = WTERMSIG(status) == SIGKILL;
 	printf("%s: %s\n", op, killed ? "delivered" : "dropped");
-	if (!killed) {
-		kill(target, SIGKILL);
-		waitpid(target, &status, 0);
-	}
 	return 0;
 }
 
@@ -224,8 +239,10 @@ static int copy_file(const char *from, const char *to)
 	ssize_t n = 0;
 
 	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
+		if (write(out, buf, n) != n) {
 			n = -1;
+			break;
+		}
 	close(in);
 	close(out);
 	return in < 0 || out < 0 || n < 0 ? -1 : 0;
