@@ -19,8 +19,9 @@ bpf)	setfattr -n security.capability -v 0x01000002002000000000000000000000000000
 esac
 kill_switch() { if [ -n "$sw" ]; then sysctl -qw $sw=$1; else fcapsctl set kill=$1; fi; }
 
-# start TARGET as uid 1000; its pid in $t
-start() { runas 1000 $1 pause > /dev/null & t=$!; sleep 0.3; }
+# start TARGET as uid 1000, leading a session and group of its own; its
+# pid in $t
+start() { runas 1000 $1 --setsid pause > /dev/null & t=$!; sleep 0.3; }
 stop() { kill -9 $t 2>/dev/null; wait $t 2>/dev/null; }
 
 # SIGKILL aimed with F_SETOWN before BPF was loaded, raised after: BPF
@@ -70,6 +71,10 @@ check_out "uid 1000 reads its limits: allowed" "prlimit-read: ok" runas 1000 $T 
 check_out "uid 1000 lowers it and reads the old limit in one call (a write and a read): EPERM" \
 	"prlimit-rw: EPERM" runas 1000 $T prlimit-rw $t
 check_out "uid 1000 aims SIGKILL at it with F_SETOWN: dropped" "sigio: dropped" runas 1000 $T sigio $t 9
+for k in tid pid pgrp; do
+	check_out "... with F_SETOWN_EX, F_OWNER_$(echo $k | tr a-z A-Z): dropped" "sigio-ex: dropped" \
+		runas 1000 $T sigio-ex $t 9 $k
+done
 # the sender is the owner at the last F_SETOWN, not the writer nor the opener
 check_out "root aims it, then a uid 1000 child aims it again; root writes: dropped" \
 	"sigio-owner: dropped" $T sigio-owner $t 9 1000
@@ -86,10 +91,18 @@ check_out "an uncapped uid 1000 target: prlimit allowed" "prlimit: ok" runas 100
 check_out "... in one call with the read as well" "prlimit-rw: ok" runas 1000 $T prlimit-rw $t
 check_out "... and its SIGIO delivered" "sigio: delivered" runas 1000 $T sigio $t 9
 stop
+start /usr/local/bin/fcaps_probe
+check_out "... and its group's, aimed with F_SETOWN_EX (F_OWNER_PGRP)" "sigio-ex: delivered" \
+	runas 1000 $T sigio-ex $t 9 pgrp
+stop
 kill_switch 0
 start $H/target
 check_out "kill=0: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t
 check_out "kill=0: SIGIO delivered" "sigio: delivered" runas 1000 $T sigio $t 9
+stop
+start $H/target
+check_out "kill=0: SIGIO to its group delivered (F_SETOWN_EX, F_OWNER_PGRP)" "sigio-ex: delivered" \
+	runas 1000 $T sigio-ex $t 9 pgrp
 check_out "kill=0: a namespace's root's SIGKILL at a later namespace's process: delivered" \
 	"sigio-nsreuse: delivered" $T sigio-nsreuse
 stop

@@ -52,6 +52,8 @@
  *                         with; else "HOW SIG: ERRNO|ok" of the first apart
  *   sigio PID SIG         aim SIG at PID with F_SETOWN on a pipe, write it:
  *                         "delivered" if PID died of it, else "dropped"
+ *   sigio-ex PID SIG tid|pid|pgrp  the same with F_SETOWN_EX of that type
+ *                         (pgrp: PID is the group's)
  *   sigio-owner PID SIG UID   the same, but after this process aims it, a
  *                         child that became UID aims it again and exits:
  *                         the owner is the child, the writer this process
@@ -507,10 +509,15 @@ static int as_uid(uid_t uid, int (*fn)(int *p, pid_t pid, int sig), int *p, pid_
 	       WEXITSTATUS(status);
 }
 
+/* sigio-ex: F_SETOWN_EX's owner type; F_SETOWN when negative */
+static int owner_type = -1;
+
 static int aim(int *p, pid_t pid, int sig)
 {
-	return fcntl(p[0], F_SETOWN, pid) || fcntl(p[0], F_SETSIG, sig) ||
-	       fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK);
+	struct f_owner_ex ex = { owner_type, pid };
+
+	return (owner_type < 0 ? fcntl(p[0], F_SETOWN, pid) : fcntl(p[0], F_SETOWN_EX, &ex)) ||
+	       fcntl(p[0], F_SETSIG, sig) || fcntl(p[0], F_SETFL, O_ASYNC | O_NONBLOCK);
 }
 
 static int raise_io(int *p, pid_t pid __attribute__((unused)),
@@ -891,6 +898,14 @@ int main(int argc, char **argv)
 		return idmap_mount(argv[2], argv[3], argv[4], argv[argc - 1]);
 	if (!strcmp(op, "sigio") && argc == 4)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
+	if (!strcmp(op, "sigio-ex") && argc == 5) {
+		owner_type = !strcmp(argv[4], "tid") ? F_OWNER_TID :
+			     !strcmp(argv[4], "pid") ? F_OWNER_PID :
+			     !strcmp(argv[4], "pgrp") ? F_OWNER_PGRP : -1;
+		if (owner_type < 0)
+			goto usage;
+		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
+	}
 	if (!strcmp(op, "traceme"))
 		return traceme(argv + 2);
 	if (!strcmp(op, "trace"))
