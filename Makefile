@@ -202,7 +202,7 @@ $(BUILD)/guest-bin/fcaps_status: tests/guest/fcaps_status.c tests/guest/status_l
 
 SCENARIO_DEPS := tests/guest/scenario.c tests/guest/scenario.h tests/guest/xattr_event.c \
 	tests/guest/xattr_event.h tests/guest/caps_event.c tests/guest/caps_event.h \
-	tests/guest/catalogue.h tests/guest/battery.h tests/lib/tap.c tests/lib/tap.h \
+	tests/guest/catalogue.h tests/guest/copy_file.h tests/guest/battery.h tests/lib/tap.c tests/lib/tap.h \
 	tests/lib/fcaps_values.h $(ABI_HEADERS) loader/ring.c loader/ring.h \
 	loader/config.c loader/config.h
 # the workload runs each event in a process of its own (event_guard.c) and
@@ -294,7 +294,8 @@ clean:
 	rm -rf $(BUILD)
 
 $(BUILD)/guest-bin/fcaps_tamper: tests/guest/fcaps_tamper.c tests/guest/tamper_tty.c \
-		tests/guest/tamper_tty.h tests/guest/tamper_reuse.c tests/guest/tamper_reuse.h | deps
+		tests/guest/tamper_tty.h tests/guest/tamper_reuse.c tests/guest/tamper_reuse.h \
+		tests/guest/copy_file.h | deps
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(filter %.c,$^) -o $@ $(STATIC_LIBS)
 

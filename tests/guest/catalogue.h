@@ -139,6 +139,7 @@
 #include "scenario.h"
 #include "xattr_event.h"
 #include "caps_event.h"
+#include "copy_file.h"
 
 #define B(cap) (1ULL << (cap))
 #define RAW B(CAP_NET_RAW)
@@ -969,21 +970,6 @@ static inline struct pair_spec pair_spec_of(const struct pair_row *r, int bpf)
 		s.sender.c.euid = r->seuid;
 	}
 	return s;
-}
-
-static inline int copy_file(const char *from, const char *to)
-{
-	char buf[65536];
-	int in = open(from, O_RDONLY), out, ok = 1;
-	ssize_t n;
-
-	out = open(to, O_CREAT | O_WRONLY | O_TRUNC, 0755);
-	if (in < 0 || out < 0)
-		return -1;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		ok &= write(out, buf, n) == n;
-	close(in);
-	return close(out) == 0 && ok && n == 0 ? 0 : -1;
 }
 
 /*

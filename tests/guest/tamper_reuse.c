@@ -37,6 +37,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include "copy_file.h"
 #include "tamper_tty.h"
 #include "tamper_reuse.h"
 
@@ -230,22 +231,6 @@ static int sigio_nsreuse(void)
 	killed = WTERMSIG(status) == SIGKILL;
 	printf("%s: %s\n", op, killed ? "delivered" : "dropped");
 	return 0;
-}
-
-static int copy_file(const char *from, const char *to)
-{
-	int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_EXCL, 0755);
-	char buf[65536];
-	ssize_t n = 0;
-
-	while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n) {
-			n = -1;
-			break;
-		}
-	close(in);
-	close(out);
-	return in < 0 || out < 0 || n < 0 ? -1 : 0;
 }
 
 static int sb_reuse(const char *dir, const char *ref)
