@@ -10,10 +10,13 @@
  * user named it). Mounts below the root are walked too, but for the
  * pseudo filesystems that cannot hold an executable's value, named as
  * they are passed. What a user can do to the tree while it is walked (a
- * file gone, a FIFO or a socket renamed in, a tree deeper than the
- * descriptors the loader may hold) skips that file or subtree, counted
- * and warned of; a value that cannot be read fails the scan, so that no
- * capped file is left out unseen.
+ * file gone, a FIFO or a socket renamed in, a directory moved away, an
+ * entry root may not stat on a user's FUSE mount) skips that file or
+ * subtree, counted and warned of; a value that cannot be read, or a
+ * directory that cannot be listed, fails the scan, so that no capped file
+ * is left out unseen. Depth costs no descriptors: only the last
+ * FD_WINDOW directories stay open, and one closed is found again from
+ * below through "..", checked to be the same directory.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -22,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -32,6 +34,7 @@
 #include "scan.h"
 
 #define WARN_MAX 10	/* warnings printed a scan; the rest only counted */
+#define FD_WINDOW 64	/* directories held open below the root */
 
 struct scan {
 	struct policy *into;
@@ -133,6 +136,13 @@ static void scan_file(struct scan *s, int dirfd, const char *name, const char *p
 		failure(s, path, "out of memory");
 }
 
+static void free_names(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* The names in the directory open as @fd (which stays open) */
 static char **read_names(int fd, size_t *n)
 {
@@ -141,6 +151,7 @@ static char **read_names(int fd, size_t *n)
 	char **names = NULL, **grown;
 	struct dirent *e;
 	size_t cap = 0;
+	int failed = 0;
 
 	*n = 0;
 	if (!d) {
@@ -148,33 +159,39 @@ static char **read_names(int fd, size_t *n)
 			close(dup_fd);
 		return NULL;
 	}
-	while ((e = readdir(d))) {
+	/* a listing cut short is a failure, never a shorter directory */
+	while (errno = 0, (e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 16;
 			grown = realloc(names, cap * sizeof(*names));
-			if (!grown)
+			if (!grown) {
+				failed = 1;
 				break;
+			}
 			names = grown;
 		}
-		names[(*n)++] = strdup(e->d_name);
+		names[*n] = strdup(e->d_name);
+		if (!names[(*n)++]) {
+			failed = 1;
+			break;
+		}
 	}
+	failed |= !e && errno;
 	closedir(d);
+	if (failed) {
+		free_names(names, *n);
+		return NULL;
+	}
 	return names ? names : calloc(1, sizeof(*names));
-}
-
-static void free_names(char **names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
 }
 
 /* A directory to walk: its descriptor, its names, and where it is */
 struct frame {
-	int fd;
+	int fd;		/* -1 while outside the window */
 	dev_t dev;
+	ino_t ino;
 	char **names;
 	size_t n, next;
 	char *path;
@@ -191,8 +208,6 @@ static int enter(struct scan *s, struct frame *f, const char *name, char *path,
 	if (fd < 0) {
 		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
 			skip(s, path, "gone or replaced while scanned");
-		else if (errno == EMFILE || errno == ENFILE)
-			skip(s, path, "deeper than the descriptors the loader may hold");
 		else
 			failure(s, path, strerror(errno));
 		return 0;
@@ -216,9 +231,73 @@ static int enter(struct scan *s, struct frame *f, const char *name, char *path,
 	}
 	child->fd = fd;
 	child->dev = st.st_dev;
+	child->ino = st.st_ino;
 	child->next = 0;
 	child->path = path;
 	return 1;
+}
+
+/* Whether @fd is the directory @f was */
+static int same_dir(int fd, const struct frame *f)
+{
+	struct stat st;
+
+	return !fstat(fd, &st) && st.st_dev == f->dev && st.st_ino == f->ino;
+}
+
+/* Open again stack[@top], closed for the window, from the nearest open
+ * frame below by the names walked; a directory that is not the one seen
+ * (moved while scanned) ends the walk of it and of those above it */
+static void reopen(struct scan *s, struct frame *stack, size_t top)
+{
+	size_t i = top;
+	int fd;
+
+	while (stack[i - 1].fd < 0)
+		i--;
+	fd = stack[i - 1].fd;
+	for (; i <= top; i++) {
+		const struct frame *up = &stack[i - 1];
+		int next = openat(fd, up->names[up->next - 1],
+				  O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd != up->fd)
+			close(fd);
+		fd = next;
+		if (fd < 0 || !same_dir(fd, &stack[i]))
+			break;
+	}
+	if (i <= top) {
+		if (fd < 0 && errno != ENOENT && errno != ENOTDIR && errno != ELOOP)
+			failure(s, stack[i].path, strerror(errno));
+		else
+			skip(s, stack[i].path, "moved while scanned");
+		for (; i <= top; i++)
+			stack[i].next = stack[i].n;
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	stack[top].fd = fd;
+}
+
+/* Leave stack[@top]: its parent, if closed for the window, is opened
+ * again through "..", while this one is still open (so that the next
+ * frame down can be too) */
+static void leave(struct frame *stack, size_t top)
+{
+	struct frame *up = &stack[top - 1];
+	int fd;
+
+	if (top > 1 && up->fd < 0 && stack[top].fd >= 0) {
+		fd = openat(stack[top].fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd >= 0 && same_dir(fd, up))
+			up->fd = fd;
+		else if (fd >= 0)
+			close(fd);
+	}
+	if (stack[top].fd >= 0)
+		close(stack[top].fd);
 }
 
 static void walk(struct scan *s, int rootfd, const char *root)
@@ -233,7 +312,8 @@ static void walk(struct scan *s, int rootfd, const char *root)
 	}
 	stack = malloc(sizeof(*stack));
 	cap = 1;
-	stack[0] = (struct frame){ .fd = rootfd, .dev = st.st_dev, .path = strdup(root) };
+	stack[0] = (struct frame){ .fd = rootfd, .dev = st.st_dev, .ino = st.st_ino,
+				   .path = strdup(root) };
 	stack[0].names = read_names(rootfd, &stack[0].n);
 	depth = stack[0].names ? 1 : 0;
 	if (!depth)
@@ -243,11 +323,13 @@ static void walk(struct scan *s, int rootfd, const char *root)
 		const char *name;
 		char *path;
 
+		if (f->next < f->n && f->fd < 0)
+			reopen(s, stack, depth - 1);
 		if (f->next == f->n) {
 			free_names(f->names, f->n);
 			free(f->path);
 			if (depth > 1)
-				close(f->fd);
+				leave(stack, depth - 1);
 			depth--;
 			continue;
 		}
@@ -256,6 +338,8 @@ static void walk(struct scan *s, int rootfd, const char *root)
 		if (!path || fstatat(f->fd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 			if (path && errno == ENOENT)
 				skip(s, path, "gone while scanned");
+			else if (path && (errno == EACCES || errno == EPERM))
+				skip(s, path, "refused to root (a user's FUSE mount)");
 			else
 				failure(s, path ? path : name, path ? strerror(errno) : "no memory");
 			free(path);
@@ -277,16 +361,20 @@ static void walk(struct scan *s, int rootfd, const char *root)
 			stack = grown;
 			cap *= 2;
 		}
-		if (!enter(s, &stack[depth - 1], name, path, &stack[depth]))
+		if (!enter(s, &stack[depth - 1], name, path, &stack[depth])) {
 			free(path);
-		else
-			depth++;
+			continue;
+		}
+		if (++depth > FD_WINDOW + 1) {
+			close(stack[depth - 1 - FD_WINDOW].fd);
+			stack[depth - 1 - FD_WINDOW].fd = -1;
+		}
 	}
 	while (depth) {
 		depth--;
 		free_names(stack[depth].names, stack[depth].n);
 		free(stack[depth].path);
-		if (depth)
+		if (depth && stack[depth].fd >= 0)
 			close(stack[depth].fd);
 	}
 	free(stack);
@@ -295,14 +383,8 @@ static void walk(struct scan *s, int rootfd, const char *root)
 int policy_scan_dir(const char *dir, struct policy *p)
 {
 	struct scan s = { .into = p, .fs = { .dev = (dev_t)-1 }, .root = dir };
-	struct rlimit rl;
 	int fd;
 
-	/* a descriptor a level: as deep as the hard limit lets it go */
-	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &rl);
-	}
 	fd = open_named(dir, O_RDONLY | O_DIRECTORY);
 	if (fd < 0) {
 		fprintf(stderr, "fcapsctl: scan: %s: %s\n", dir, policy_key_error(fd));
@@ -312,7 +394,7 @@ int policy_scan_dir(const char *dir, struct policy *p)
 	close(fd);
 	if (s.skipped)
 		fprintf(stderr, "fcapsctl: scan: %s: %lu entries skipped (%s)\n", dir, s.skipped,
-			"changed while scanned, or too deep");
+			"changed while scanned, or refused to root");
 	if (s.failed) {
 		fprintf(stderr, "fcapsctl: scan: %s: a value could not be read\n", dir);
 		return -1;

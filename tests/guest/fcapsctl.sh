@@ -37,6 +37,9 @@ out=$(as_user fcapsctl setcap /tmp/fcapsctl-user 'cap_net_raw+ep' 2>&1); rc=$?
 check "setcap as uid 1000 fails (exit 1)" [ "$rc" = 1 ]
 check_out "getcap of a file without the xattr" "/etc/passwd: no security.capability" \
 	fcapsctl getcap /etc/passwd
+check "getcap of two files, one missing, fails" sh -c '! fcapsctl getcap /nonexistent /etc/passwd >/dev/null 2>&1'
+check "setcap picks v1 for cap 31 (cap_setfcap)" fcapsctl setcap $f 'cap_setfcap+ep'
+check_out "getcap shows v1" "$f: v1 cap_setfcap=ep" fcapsctl getcap $f
 # policy scan walks by descriptor: a symbolic link in the tree is not
 # followed out of it, and a file deeper than PATH_MAX is found
 mkdir -p /tmp/outside /tmp/sc
@@ -56,12 +59,46 @@ deep_path=/tmp/sc$(for i in $(seq 1 220); do printf /$D; done)/deepfile
 out_ino=$(stat -c %i /tmp/outside/capped)
 check_out "the deep file's path is longer than PATH_MAX" \
 	"File name too long" sh -c "stat $deep_path 2>&1 | grep -o 'File name too long'"
-step "load --mode shadow --scan the tree" fcapsctl load --mode shadow --scan /tmp/sc
-check_out "policy list has the file deeper than PATH_MAX..." "1" \
+# mounts below the root: a tmpfs is walked, proc named and passed, and a
+# ramfs (no xattrs at all) holds nothing to read
+mkdir -p /tmp/sc/m /tmp/sc/r /tmp/sc/proc
+mount -t tmpfs m /tmp/sc/m && mount -t ramfs r /tmp/sc/r && mount -t proc proc /tmp/sc/proc
+# the file's policy key, as policy list prints it
+capped() {
+	: > $1 && fcapsctl setcap $1 'cap_kill+ep' && d=$(stat -c %d $1) &&
+		echo "dev=$((d >> 8 & 0xfff)):$((d & 0xff | (d >> 12 & 0xfff00)))_ino=$(stat -c %i $1)"
+}
+m_ino=$(capped /tmp/sc/m/mcap)
+: > /tmp/sc/r/plain
+# 300 directories down, deeper than the descriptors the load may hold
+# (a hard limit of 200, which the bpf objects share): capped files at the
+# top, on either side of the way down at level 150, and at the bottom
+tops=$(capped /tmp/sc/top)
+tops="$tops $(cd /tmp/sc && for i in $(seq 300); do
+	[ $i = 150 ] && capped before
+	mkdir d && { [ $i != 150 ] || capped after; } && cd d || exit 1
+done && capped bottom)"
+out=$(sh -c 'ulimit -n 200 && fcapsctl load --mode shadow --scan /tmp/sc' 2>&1 >/dev/null); rc=$?
+check "load --scan of the tree, with a hard limit of 200 descriptors" [ "$rc" = 0 ]
+check_contains "... names the proc mount below it, not walked" \
+	"/tmp/sc/proc: a 0x9fa0 mount, which holds no file capabilities: not walked" "$out"
+check "... and skips nothing" sh -c '! printf "%s" "$1" | grep -q skipped' _ "$out"
+for k in $m_ino $tops; do
+	check_out "policy list has ${k#*_} (on the tmpfs below, the 300 levels)" \
+		"1" sh -c "fcapsctl policy list | grep -c '^$(echo $k | tr _ ' ') '"
+done
+check_out "... and the file deeper than PATH_MAX" "1" \
 	sh -c "fcapsctl policy list | grep -c ' ino=$deep_ino .* v1 '"
 check_out "... and not the file two links point to" "0" \
 	sh -c "fcapsctl policy list | grep -c ' ino=$out_ino '"
+# the scan's own descriptor table: the listing's descriptor is closed
+# before the walk, so one entry is always gone when it is reached
+out=$(sh -c 'exec fcapsctl policy scan /proc/$$/fdinfo' 2>&1); rc=$?
+check "policy scan of its own fdinfo succeeds" [ "$rc" = 0 ]
+check_contains "... warning of the entry gone while scanned" "gone while scanned" "$out"
+check_contains "... and counting it" "/fdinfo: 1 entries skipped" "$out"
 step "unload" fcapsctl unload
+umount /tmp/sc/proc /tmp/sc/r /tmp/sc/m
 rm -rf /tmp/sc /tmp/outside 2>/dev/null
 out=$(fcapsctl load --help 2>&1); rc=$?
 check "load --help exits 0..." [ "$rc" = 0 ]
