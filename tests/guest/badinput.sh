@@ -12,6 +12,13 @@ head -c 3000 /usr/local/bin/fcaps_probe > $T/binary.policy
 { printf '/etc/passwd '; head -c 5000 /dev/zero | tr '\0' x; printf ' cap_kill+ep\n'; } > $T/long.policy
 printf '/etc/passwd cap_kill+ep\n%.0s' $(seq 1 20000) > $T/big.policy
 printf '/nonexistent cap_kill+ep\n' >> $T/big.policy
+# the capability text forgotten: "PATH " and "PATH v1 "
+printf '%s \n' $T/p > $T/empty.policy
+printf '%s v1 \n' $T/p > $T/emptyv1.policy
+# a symbolic link as the file, or as a directory above it
+ln -s $T/p $T/plink
+ln -s $T $T/dlink
+printf '%s cap_kill+ep\n' $T/dlink/p > $T/link.policy
 fcapsctl load --mode shadow --scan $T >/dev/null || fail "loading for the test"
 
 state() { fcapsctl status --json | sed 's/"maps".*//'; fcapsctl policy list; fcapsctl getcap $T/p; }
@@ -35,6 +42,8 @@ done <<ROWS
 2|needs PATH and CAPTEXT|setcap $T/p
 2|needs PATH and CAPTEXT|setcap $T/p cap_kill+ep extra
 2|is not capability text|setcap $T/p cap_bogus+e
+2|empty capability text|setcap $T/p ''
+2|empty capability text|setcap $T/p '  '
 2|--format must be v1 or v3|setcap --format v9 $T/p cap_kill+e
 2|unrecognized option|setcap --bogus $T/p cap_kill+e
 1|No such file or directory|setcap /nonexistent cap_kill+ep
@@ -62,6 +71,9 @@ done <<ROWS
 1|not a regular file|load --policy $T/dir
 1|binary data|load --policy $T/binary.policy
 1|line longer than 4096 bytes|load --policy $T/long.policy
+1|empty capability text|load --policy $T/empty.policy
+1|a component is a symbolic link|load --policy $T/link.policy
+2|--policy-max is 1 to|load --policy-max -18446744073709551615
 2|unexpected argument 'extra'|unload extra
 2|fcapsctl status: unrecognized option '--bogus'|status --bogus
 2|needs one argument|mode
@@ -69,6 +81,8 @@ done <<ROWS
 2|needs at least one switch|set
 2|is not exec=0|set exec=2
 2|is not exec=0|set foo=1
+2|is not exec=0|set e=1
+2|is not exec=0|set =1
 2|fcapsctl decisions: unrecognized option '--bogus'|decisions --bogus
 2|needs a subcommand|policy
 2|unknown subcommand 'bogus'|policy bogus
@@ -78,9 +92,20 @@ done <<ROWS
 1|binary data|policy import $T/binary.policy
 1|line longer than 4096 bytes|policy import $T/long.policy
 1|/nonexistent: No such file or directory|policy import $T/big.policy
+1|empty capability text|policy import $T/empty.policy
+1|empty capability text|policy import --replace $T/emptyv1.policy
+1|a component is a symbolic link|policy import --replace $T/link.policy
+1|Input/output error|policy import --replace /proc/self/mem
 2|bad arguments to 'policy add'|policy add $T/p
 1|No such file or directory|policy add /nonexistent cap_kill+ep
 1|is not capability text|policy add $T/p cap_bogus+e
+1|empty capability text|policy add $T/p ''
+1|empty capability text|policy add $T/p '  '
+1|empty capability text|policy add $T/p 'v1 '
+1|a component is a symbolic link|policy add $T/plink cap_kill+ep
+1|a component is a symbolic link|policy add $T/dlink/p cap_kill+ep
+1|a component is a symbolic link|policy del $T/dlink/p
+1|a component is a symbolic link|policy scan $T/dlink
 1|No such file or directory|policy del /nonexistent
 1|has no policy entry|policy del /etc/passwd
 1|No such file or directory|policy scan /nonexistent

@@ -184,6 +184,11 @@ int main(void)
 		{ "/etc/passwd hex:00 extra", "is not hex:BYTES" },
 		{ "/etc/passwd v1 cap_bpf+ep", "v1 names capabilities 0-31 only" },
 		{ "/etc/passwd 41+p", "above CAP_LAST_CAP (40)" },
+		{ "/etc/passwd ", "empty capability text" },
+		{ "/etc/passwd v3 ", "empty capability text" },
+		{ "/etc/passwd hex:-1", "is not hex:BYTES" },
+		{ "/etc/passwd hex:+1", "is not hex:BYTES" },
+		{ "/etc/passwd v1 cap_mac_override+p", "v1 names capabilities 0-31 only" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char text[256], what[320];
