@@ -113,6 +113,9 @@ session_to_parent() {
 		"session-to-parent: ok sethostname: EPERM" joined $1 session-to-parent
 	check_out "... an uncapped root: sethostname allowed" \
 		"session-to-parent: ok sethostname: ok" joined $T session-to-parent
+	# the parent's own ceiling carried over, not an empty one
+	[ -n "$3" ] && check_out "... a capped root holding cap_sys_admin: sethostname still allowed" \
+		"session-to-parent: ok sethostname: ok" joined $3 session-to-parent
 }
 # BPF reserves a ceiling slot for each pending replacement, at most 256
 parked_parents() {	# $1: the 257th's result, $2: what it means
@@ -312,7 +315,8 @@ kernel)
 		fields Eff Prm -- $H/capped status
 	userns_kill
 	cp $T $H/ktamper && fcapsctl setcap $H/ktamper 'cap_net_raw+ep'
-	session_to_parent $H/ktamper kernel
+	cp $T $H/ktamper_admin && fcapsctl setcap $H/ktamper_admin 'cap_net_raw,cap_sys_admin+ep'
+	session_to_parent $H/ktamper kernel $H/ktamper_admin
 	parked_parents ok "succeeds (no limit without BPF)"
 	binfmt_legacy_files
 	binfmt_register
@@ -755,6 +759,26 @@ ceiling)
 	}
 	check_out "kernel: a capped root process signals and renices another with its own sets" \
 		"0 0" cpair
+	# SIGIO the same way (the target's capped pP, not its live one)
+	cp $T $H/c/ktamper && fcapsctl setcap $H/c/ktamper 'cap_net_raw+ep'
+	csigio() {
+		$H/c/probe_raw pause > /dev/null & t=$!
+		sleep 0.3
+		$H/c/ktamper sigio $t 9
+		kill $t 2>/dev/null; wait $t 2>/dev/null
+	}
+	check_out "kernel: a capped root process's SIGKILL by SIGIO at another with its own sets: delivered" \
+		"sigio: delivered" csigio
+	# cap_sys_nice in the capped pE renices root's own processes
+	cp /usr/local/bin/fcaps_probe $H/c/probe_nice && fcapsctl setcap $H/c/probe_nice 'cap_sys_nice+ep'
+	npair() {
+		sleep 100 & t=$!
+		echo "$(fields sched -- $H/c/probe_nice sched $t nice)" \
+		     "$(fields sched -- $H/c/probe_nice sched $t ioprio)"
+		kill $t; wait $t 2>/dev/null
+	}
+	check_out "kernel: a capped root process with cap_sys_nice renices and ioprios root's processes" \
+		"0 0" npair
 	# what a capped root process passes on: an exec under no_new_privs stays
 	# within its sets; it cannot raise an ambient capability or set
 	# securebits without having the capability
@@ -776,6 +800,16 @@ ceiling)
 	}
 	check_out "kernel: capped root raises a capability of its pP alone as ambient (0); no securebits with cap_setpcap in pP alone (EPERM)" \
 		"0 -1/1" edges
+	# capset reads cap_setpcap from pE too: pI cannot grow past pP with it
+	# in pP alone; cap_setfcap (mapping root as root) from pE as well
+	cp /usr/local/bin/fcaps_probe $H/c/probe_sfp &&
+		fcapsctl setcap $H/c/probe_sfp 'cap_net_raw+ep cap_setfcap+p'
+	pedges() {
+		echo "$(fields inherit -- $H/c/probe_p --inherit 21 status)" \
+		     "$(fields userns_errno userns_step -- $H/c/probe_sfp --userns status | tr ' ' /)"
+	}
+	check_out "kernel: cap_setpcap in pP alone adds nothing to pI (-1); cap_setfcap in pP alone maps no root as root (EPERM at uid_map)" \
+		"-1 1/2" pedges
 	# capability 40, the last: in pI before the capped exec, still not
 	# raisable as ambient outside the capped pP
 	cap40() { fields inherit ambient errno -- $P --inherit 40 exec $H/c/probe_p ambient 40; }
@@ -830,25 +864,29 @@ ceiling)
 	# tracing its own child then needs CAP_SYS_PTRACE in pE
 	dumpable() {
 		echo "$(fields trace -- $H/c/probe_raw exec $H/c/probe_tp trace $P status)" \
-		     "$(fields trace -- $H/c/probe_tp exec $H/c/probe_raw trace $P status)"
+		     "$(fields trace -- $H/c/probe_tp exec $H/c/probe_raw trace $P status)" \
+		     "$(fields trace -- $H/c/probe_raw exec $H/c/probe_tp exec $H/c/probe_raw trace $P status)"
 	}
-	check_out "kernel: a capped root whose exec grew pP cannot trace its own child (-1); one whose pP shrank can (0)" \
-		"-1 0" dumpable
+	check_out "kernel: a capped root whose exec grew pP cannot trace its own child (-1); one whose pP shrank can (0), also after growing first (0)" \
+		"-1 0 0" dumpable
 	# capset cannot put into pI what the capped sets lack, so an exec of a
 	# file whose fI holds it gains nothing either
 	cp /usr/local/bin/fcaps_probe $H/c/fi_admin && fcapsctl setcap $H/c/fi_admin 'cap_sys_admin+ei'
 	inherit() { fields inherit bat_sethostname -- $H/c/probe_ns --inherit 21 exec $H/c/fi_admin battery $$ 1; }
 	check_out "kernel: capped root cannot add cap_sys_admin to pI, nor gain it through an fI file" \
 		"-1 0" inherit
-	cp $T $H/c/ktamper && fcapsctl setcap $H/c/ktamper 'cap_net_raw+ep'
+	cp $T $H/c/ktamper_admin && fcapsctl setcap $H/c/ktamper_admin 'cap_net_raw,cap_sys_admin+ep'
 	# page 0 (below vm.mmap_min_addr): cap_mmap_addr() asks cap_capable()
 	# for CAP_SYS_RAWIO itself, past lsm/capable
 	cp /usr/local/bin/fcaps_probe $H/c/probe_rawio && fcapsctl setcap $H/c/probe_rawio 'cap_sys_rawio+ep'
+	cp /usr/local/bin/fcaps_probe $H/c/probe_rawio_p &&
+		fcapsctl setcap $H/c/probe_rawio_p 'cap_net_raw+ep cap_sys_rawio+p'
 	lowmap() { echo "$(fields bat_mmap_low -- $H/c/probe_raw battery $$ 1)" \
 			"$(fields bat_mmap_low -- $H/c/probe_rawio battery $$ 1)" \
-			"$(fields bat_mmap_low -- $P battery $$ 1)"; }
-	check_out "kernel: page 0 mapped by root running a cap_net_raw file (0), a cap_sys_rawio one (1), plain (1)" \
-		"0 1 1" lowmap
+			"$(fields bat_mmap_low -- $P battery $$ 1)" \
+			"$(fields bat_mmap_low -- $H/c/probe_rawio_p battery $$ 1)"; }
+	check_out "kernel: page 0 mapped by root running a cap_net_raw file (0), a cap_sys_rawio one (1), plain (1), cap_sys_rawio in pP alone (0)" \
+		"0 1 1 0" lowmap
 	sysctl -qw kernel.fcaps.exec=0 kernel.fcaps.kill=0
 	check_out "no rules at all: root keeps everything" "ok ok ok" ops raw
 	step "BPF enforce, kernel rules off" fcapsctl load --mode enforce --scan $H/c
@@ -860,6 +898,8 @@ ceiling)
 	check_out "BPF ceiling: no root mapped as root without cap_setfcap" "1 2" rootmap
 	check_out "BPF ceiling: the pair rules compare the capped sets" "-1/1 -1/1 -1/1 0" pairs
 	check_out "BPF ceiling: the target's capped sets too, the same" "0 0" cpair
+	check_out "BPF ceiling: SIGIO at the target's capped sets, the same" "sigio: delivered" csigio
+	check_out "BPF ceiling: cap_sys_nice in the capped pE, the same" "0 0" npair
 	check_out "BPF ceiling: the same across an exec, for ambient and for securebits" \
 		"0/0 1/1 -1/1 -1/1" later
 	# in enforce mode the exec's record is the enforced decision: from the
@@ -868,7 +908,7 @@ ceiling)
 		"0 0 8192" rec_of decisions $H/c/probe_raw --nnp exec $P status
 	check_out "BPF ceiling: the same refusal to grow pI, and nothing through the fI file" \
 		"-1 0" inherit
-	check_out "BPF ceiling: page 0 mapped as on the kernel path (lsm/mmap_addr)" "0 1 1" lowmap
+	check_out "BPF ceiling: page 0 mapped as on the kernel path (lsm/mmap_addr)" "0 1 1 0" lowmap
 	# a capped process that lives on: in enforce mode page 0 is refused and
 	# the bound itself is not below it; once the mode is shadow, nothing
 	maps() {	# MODE: switch to it, then let a capped holder map
@@ -884,6 +924,7 @@ ceiling)
 	check_out "... and in shadow mode, where ceilings only record, both allowed" "0 1 1" maps shadow
 	fcapsctl mode enforce > /dev/null
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
+	check_out "BPF ceiling: cap_setpcap and cap_setfcap in pP alone, the same" "-1 1/2" pedges
 	check_out "BPF ceiling: capability 40 not raisable as ambient, the same" "0 -1 1" cap40
 	check_out "BPF ceiling: no clone3 set_tid (capable() of capability 40), the same" \
 		"-1 1" settid $H/c/probe_raw
@@ -892,12 +933,12 @@ ceiling)
 		"0 1 1 0" ambexec
 	check_out "BPF ceiling: ptrace compares the capped sets, the same" "1 0 0/1" tracing
 	check_out "BPF ceiling: non-dumpable after an exec that grew the capped pP, the same" \
-		"-1 0" dumpable
+		"-1 0 0" dumpable
 	check_out "BPF ceiling: an ambient raise reaches the next exec's pA', the same" \
 		"0 0 1 0" noroot
 	check_out "BPF ceiling: an ambient capability from before the capped exec stays gone, the same" \
 		"0 0 0 0" ambdrop
-	session_to_parent $H/c/ktamper "BPF ceiling"
+	session_to_parent $H/c/ktamper "BPF ceiling" $H/c/ktamper_admin
 	parked_parents ENOMEM "is refused: ENOMEM"
 	fcapsctl unload >/dev/null
 	# --record none: one load of the config (armed, mode and the ceilings'
@@ -906,6 +947,8 @@ ceiling)
 	check_out "BPF ceiling, --record none: the pair rules compare the capped sets" \
 		"-1/1 -1/1 -1/1 0" pairs
 	check_out "BPF ceiling, --record none: the target's capped sets too" "0 0" cpair
+	check_out "BPF ceiling, --record none: SIGIO too" "sigio: delivered" csigio
+	check_out "BPF ceiling, --record none: cap_sys_nice in the capped pE" "0 0" npair
 	# the count is BPF's: the loader's own config writes leave it alone
 	$H/c/probe_raw pause > /dev/null & s1=$!
 	check_out "a capped process alive: its ceiling counted" "1" live
