@@ -30,6 +30,7 @@ cap_copy /usr/local/bin/fcaps_tamper tamper_admin 'cap_net_raw,cap_sys_admin+ep'
 cap_copy /usr/local/bin/fcaps_tamper tamper_module 'cap_net_raw,cap_sys_module+ep'
 cap_copy /usr/local/bin/fcaps_tamper tamper_sub 'cap_net_raw+ep cap_net_bind_service+p'
 cap_copy /usr/local/bin/fcaps_tamper tamper_super 'cap_net_raw,cap_net_bind_service+ep'
+cap_copy /usr/local/bin/fcaps_tamper tamper_tp 'cap_net_raw+ep cap_sys_ptrace+p'
 cap_copy /bin/busybox busybox_super 'cap_net_raw,cap_net_bind_service+ep'
 cap_copy /usr/sbin/bpftool bpftool
 cap_copy /usr/bin/setfattr setfattr
@@ -55,6 +56,8 @@ bpf_attacks() {
 	check "capped: mv $P aside, mkdir, ln -s and chmod in it: EPERM" sh -c "
 		! $C/bin/mv $P /sys/fs/bpf/gone && ! $C/bin/mkdir $P/new &&
 		! $C/bin/ln -s /tmp $P/links/new && ! $C/bin/chmod 0777 $P"
+	check "capped: chmod of a pin in it (the config, a link): EPERM" sh -c "
+		! $C/bin/chmod 0666 $P/config && ! $C/bin/chmod 0666 $P/links/fcaps_kill"
 	check "capped: a hard link in links/: EPERM" \
 		eperm $C/bin/ln $P/links/fcaps_ceiling_capable $P/links/new
 	# bpffs creates a file only for a pin (vfs_mkobj: lsm/inode_create)
@@ -98,6 +101,16 @@ bpf_attacks() {
 	wait $!
 	check_out "capped with cap_bpf, given the config map over a socket: its program refused" \
 		"recv-fd: EPERM" sed -n '/^recv-fd: /p' /tmp/recv.out
+	# fcaps' programs and links are not received at all
+	for pin in progs/fcaps_ceiling_capable links/fcaps_kill; do
+		rm -f /tmp/sock
+		timeout 10 $C/tamper_bpf recv-fd /tmp/sock > /tmp/recv.out &
+		wait_line listening /tmp/recv.out
+		$T send-fd /tmp/sock $P/$pin > /dev/null
+		wait $!
+		check_out "capped with cap_bpf, sent $pin over a socket: not received" \
+			"recv-fd: EPERM" sed -n '/^recv-fd: /p' /tmp/recv.out
+	done
 	check_out "capped: kernel.ftrace_enabled=0 (stops every trampoline): EPERM" \
 		"write: EPERM" $C/tamper write /proc/sys/kernel/ftrace_enabled 0
 	check_out "capped: debugfs kprobes/enabled=0 (stops the policy's sync kprobe): EPERM" \
@@ -200,6 +213,10 @@ modprobe_cap() {
 	echo > /proc/sys/kernel/modprobe
 	check_out "uncapped root in a user namespace of its own: kernel.modprobe: EPERM" \
 		"write: EPERM" $T --userns write /proc/sys/kernel/modprobe /tmp/evil
+	# the guard is on writes alone
+	check_out "capped: kernel.modprobe may be read" "read: ok" $C/tamper read /proc/sys/kernel/modprobe
+	check_out "uid 1000: kernel.modprobe may be read" "read: ok" \
+		runas 1000 $T read /proc/sys/kernel/modprobe
 }
 
 # Every check that reads a capability reads the capped sets: the xattr
@@ -241,6 +258,8 @@ tracing() {
 		"traceme: EPERM" $C/tamper traceme $T traceme-self
 	check_out "... by a child capped the same: allowed" \
 		"traceme: ok" $C/tamper traceme $C/tamper traceme-self
+	check_out "... by an uncapped root child of a parent with cap_sys_ptrace in pP alone: EPERM (pE decides)" \
+		"traceme: EPERM" $C/tamper_tp traceme $T traceme-self
 	# /proc/PID/mem and environ ask with the caller's fs credentials
 	# (PTRACE_MODE_FSCREDS), where 6.1 compares the effective set
 	sleep 30 &
