@@ -142,7 +142,7 @@ $(BUILD)/tests/%: tests/unit/%.c tests/lib/tap.c tests/lib/tap.h $(ABI_HEADERS) 
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $< tests/lib/tap.c -o $@
 
-$(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policyfile.c loader/scan.c \
+$(BUILD)/tests/test_policy: tests/unit/test_policy.c loader/policyfile.c loader/scan.c loader/walk.c \
 		loader/filekey.c loader/capfile.c loader/config.c tests/lib/tap.c \
 		$(wildcard loader/*.h) $(ABI_HEADERS) | deps
 	@mkdir -p $(@D)

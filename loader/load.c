@@ -300,6 +300,7 @@ int do_load(int argc, char **argv)
 	for (size_t i = 0; i < o.nscans; i++)
 		if (policy_scan_dir(o.scans[i], &scanned))
 			goto err_policy;
+	fault_point("scanned");
 	pm.fd[0] = bpf_map__fd(skel->maps.policy);
 	pm.fd[1] = bpf_map__fd(skel->maps.policy61);
 	pm.removed = bpf_map__fd(skel->maps.scan_removed);

@@ -5,12 +5,14 @@
  * config is armed, which is the last step. A load killed at any step
  * therefore leaves nothing that acts, and the next load or unload removes
  * what it left. FCAPS_FAULT=STEP makes the loader exit at STEP, for the
- * tests that prove it.
+ * tests that prove it; FCAPS_PAUSE=STEP stops it there (SIGSTOP) until
+ * it is continued, for the tests that change files in between.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,9 @@ void fault_point(const char *step)
 		fprintf(stderr, "fcapsctl: FCAPS_FAULT: exiting at '%s'\n", step);
 		_exit(99);
 	}
+	want = getenv("FCAPS_PAUSE");
+	if (want && !strcmp(want, step))
+		raise(SIGSTOP);
 }
 
 int lock_state(const char *cmd)

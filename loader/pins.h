@@ -16,7 +16,8 @@
 #define OLD_DIR FCAPS_PIN_DIR "_old"
 #define LSM_LIST "/sys/kernel/security/lsm"
 
-/* FCAPS_FAULT=STEP: exit at STEP as a kill would, for the crash tests */
+/* FCAPS_FAULT=STEP: exit at STEP as a kill would, for the crash tests;
+ * FCAPS_PAUSE=STEP: stop there until continued */
 void fault_point(const char *step);
 
 /* One fcapsctl changes the pinned state at a time: an fd to keep, or -1

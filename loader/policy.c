@@ -205,6 +205,7 @@ static int scan_pinned(char **dirs, int n)
 	}
 	for (i = 0; i < n && !policy_scan_dir(dirs[i], &pol); i++)
 		;
+	fault_point("scanned");
 	if (i < n)
 		p_err("policy", "nothing changed");
 	else if (!put_policy(&pm, &pol, cfg.policy_gen, BPF_NOEXIST))

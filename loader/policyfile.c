@@ -199,8 +199,24 @@ int policy_parse_file(const char *file, struct policy *p)
 	return dedupe(p);
 }
 
+int policy_hold(struct policy *p, int fd)
+{
+	int *held = realloc(p->held, (p->nheld + 1) * sizeof(*held));
+
+	if (!held) {
+		close(fd);
+		return -1;
+	}
+	p->held = held;
+	p->held[p->nheld++] = fd;
+	return 0;
+}
+
 void policy_free(struct policy *p)
 {
+	for (size_t i = 0; i < p->nheld; i++)
+		close(p->held[i]);
+	free(p->held);
 	free(p->v);
 	memset(p, 0, sizeof(*p));
 }

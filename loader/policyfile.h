@@ -18,6 +18,11 @@ struct policy_entry {
 struct policy {
 	struct policy_entry *v;
 	size_t n, cap;
+	/* scanned files with a legacy value, held open until the entries
+	 * are written: one deleted meanwhile is freed (and its entry with
+	 * it) only after, never before, so no entry outlives its inode */
+	int *held;
+	size_t nheld;
 };
 
 /* Parse a policy file: lines "PATH [v1|v3] CAPTEXT..." or "PATH hex:BYTES";
@@ -32,6 +37,8 @@ int policy_add_text(struct policy *p, const char *path, const char *text,
 
 /* Append a copy of @e; 0 or -1 (no memory) */
 int policy_append(struct policy *p, const struct policy_entry *e);
+/* Keep @fd open until policy_free(): 0, or -1 (closed) */
+int policy_hold(struct policy *p, int fd);
 void policy_free(struct policy *p);
 
 #endif

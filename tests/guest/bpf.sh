@@ -294,4 +294,32 @@ out=$(fcapsctl load --policy /tmp/bad.policy 2>&1); rc=$?
 check "load with a bad policy fails" [ "$rc" = 1 ]
 check_contains "... naming the line" "/tmp/bad.policy:3:" "$out"
 check "... and loads nothing" [ ! -e $P ]
+out=$(fcapsctl load --policy /tmp/good.policy --policy /tmp/bad.policy 2>&1); rc=$?
+check "a good policy and a bad one: the load fails and loads nothing" \
+	sh -c "[ $rc = 1 ] && [ ! -e $P ]"
+out=$(fcapsctl load --scan /nonexistent 2>&1); rc=$?
+check "load --scan of a directory that is not there fails and loads nothing" \
+	sh -c "[ $rc = 1 ] && [ ! -e $P ]"
+check_contains "... naming it" "/nonexistent" "$out"
+
+# A capped file deleted after the scan read it, before its entry is
+# written (the loader stopped between the two): the entry must not
+# outlive the inode, whose number the next file may take
+stopped() { for i in $(seq 50); do
+	[ "$(sed 's/.*) \(.\).*/\1/' /proc/$1/stat 2>/dev/null)" = T ] && return 0; sleep 0.1; done; return 1; }
+gone_between() {	# CMD...: run it paused after its scan, delete, continue
+	mkdir -p /tmp/race && cp /usr/local/bin/fcaps_probe /tmp/race/gone && cp /tmp/race/gone /tmp/race/kept
+	fcapsctl setcap /tmp/race/gone 'cap_net_raw+ep' && fcapsctl setcap /tmp/race/kept 'cap_net_raw+ep'
+	gone=$(stat -c %i /tmp/race/gone) kept=$(stat -c %i /tmp/race/kept)
+	FCAPS_PAUSE=scanned "$@" > /dev/null 2>&1 & l=$!
+	stopped $l || echo "never paused"
+	rm /tmp/race/gone
+	kill -CONT $l; wait $l || echo "failed"
+	echo "$(fcapsctl policy list | grep -c " ino=$gone ") $(fcapsctl policy list | grep -c " ino=$kept ")"
+}
+check_out "load --scan: a capped file deleted between the scan and the write leaves no entry" \
+	"0 1" gone_between fcapsctl load --mode shadow --scan /tmp/race
+fcapsctl policy del /tmp/race/kept > /dev/null
+check_out "policy scan: the same" "0 1" gone_between fcapsctl policy scan /tmp/race
+fcapsctl unload > /dev/null
 finish
