@@ -778,6 +778,14 @@ static const struct pair_row pair_rows[] = {
 	  FC "plain", 0, FC "plain", U, NULL, SIGTERM, { .kill_off = 1 }, 0, .target_nested = 1 },
 	{ "setpriority on a target in a namespace uid 1000 owns under one root owns: EPERM",
 	  FC "plain", 0, FC "plain", U, "nice", 0, {}, EPERM, .target_nested = 1 },
+	{ "SIGIO to a target in a namespace uid 1000 owns under one root owns: dropped",
+	  FC "plain", 0, FC "plain", U, "sigio", 0, {}, EPERM, .target_nested = 1 },
+	{ "prlimit on a target in a namespace uid 1000 owns under one root owns: EPERM",
+	  FC "plain", 0, FC "plain", U, "prlimit", 0, {}, EPERM, .target_nested = 1 },
+	{ "SIGIO to a target in such a namespace, kill=0: delivered",
+	  FC "plain", 0, FC "plain", U, "sigio", 0, { .kill_off = 1 }, 0, .target_nested = 1 },
+	{ "prlimit on a target in such a namespace, kill=0: allowed",
+	  FC "plain", 0, FC "plain", U, "prlimit", 0, { .kill_off = 1 }, 0, .target_nested = 1 },
 
 	/* SEMANTICS 3's other ways to signal: another's limits written with
 	 * prlimit (the target's credentials alone reach the hook), and SIGIO
