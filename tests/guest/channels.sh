@@ -86,6 +86,13 @@ check_out "root aims it; a uid 1000 child writes: delivered (root holds CAP_KILL
 check_out "a namespace's root aims SIGKILL at a process of a later namespace at its freed address: dropped" \
 	"sigio-nsreuse: dropped" $T sigio-nsreuse
 stop
+# the owner's credentials (and its namespace) go with the next owner or
+# the file: 24 namespaces under a limit of 8, each gone with its pipe
+max=$(cat /proc/sys/user/max_user_namespaces)
+echo 8 > /proc/sys/user/max_user_namespaces
+check_out "uid 1000 makes 24 namespaces, each aiming a pipe's SIGIO twice, under a limit of 8: each freed" \
+	"fowner-leak: ok" runas 1000 $T fowner-leak 24
+echo $max > /proc/sys/user/max_user_namespaces
 start /usr/local/bin/fcaps_probe
 check_out "an uncapped uid 1000 target: prlimit allowed" "prlimit: ok" runas 1000 $T prlimit $t
 check_out "... in one call with the read as well" "prlimit-rw: ok" runas 1000 $T prlimit-rw $t

@@ -80,7 +80,7 @@
  *   recv-fd SOCK          receive a descriptor on SOCK, then load a program
  *                         that refers to it (prog-with-map by descriptor)
  *   keyreq, sti TEXT, pty-shell CMD  tamper_tty.c
- *   nest, sigio-nsreuse, sb-reuse DIR REF  tamper_reuse.c
+ *   nest, sigio-nsreuse, sb-reuse DIR REF, fowner-leak N  tamper_reuse.c
  */
 #define _GNU_SOURCE
 #include <errno.h>

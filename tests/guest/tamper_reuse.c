@@ -23,12 +23,21 @@
  *                   once, copy the probe to DIR/p and give it REF's
  *                   security.capability, all before the old superblock's
  *                   freeing work can run: "sb-reuse: ok"
+ * - a file's SIGIO owner holds the owner's credentials (the kernel path),
+ *   and with them its user namespace, until the next F_SETOWN or the end
+ *   of the file:
+ *   fowner-leak N   N times, a child enters a namespace of its own, aims a
+ *                   pipe's SIGIO at itself twice and exits; then one more
+ *                   namespace, which a limit on namespaces (below N) lets
+ *                   it make only if those were all freed: "fowner-leak: ok"
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mount.h>
@@ -250,6 +259,41 @@ static int sb_reuse(const char *dir, const char *ref)
 	return tamper_result(op, 0);
 }
 
+/* a namespace in a child: 0 or its errno */
+static int userns_child(int aim_twice)
+{
+	int p[2], status;
+	pid_t child = fork();
+
+	if (!child) {
+		if (unshare(CLONE_NEWUSER))
+			_exit(errno);
+		if (aim_twice && (pipe(p) || fcntl(p[0], F_SETOWN, getpid()) ||
+				  fcntl(p[0], F_SETOWN, getpid())))
+			_exit(255);
+		_exit(0);
+	}
+	if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status))
+		return 255;
+	return WEXITSTATUS(status);
+}
+
+static int fowner_leak(int n)
+{
+	const char *op = "fowner-leak";
+	int rc = 0;
+
+	for (int i = 0; i < n; i++) {
+		rc = userns_child(1);
+		/* ENOSPC: the last ones are not freed yet (RCU, then a work item) */
+		if (rc && rc != ENOSPC)
+			return tamper_setup_failed(op, "a child's namespace");
+	}
+	for (int i = 0; i < 30 && (rc = userns_child(0)) == ENOSPC; i++)
+		usleep(100000);
+	return tamper_result(op, rc);
+}
+
 int tamper_reuse_op(const char *op, int argc, char **argv)
 {
 	if (!strcmp(op, "nest") && argc == 2)
@@ -258,5 +302,7 @@ int tamper_reuse_op(const char *op, int argc, char **argv)
 		return sigio_nsreuse();
 	if (!strcmp(op, "sb-reuse") && argc == 4)
 		return sb_reuse(argv[2], argv[3]);
+	if (!strcmp(op, "fowner-leak") && argc == 3)
+		return fowner_leak(atoi(argv[2]));
 	return -1;
 }
