@@ -548,7 +548,8 @@ static int read_switch(const char *name)
 		buf[0] = 0;
 	if (fd >= 0)
 		close(fd);
-	return buf[0] ? atoi(buf) : -1;
+	/* the whole text, as one int prints: a wider .maxlen adds words */
+	return (buf[0] == '0' || buf[0] == '1') && !strcmp(buf + 1, "\n") ? buf[0] - '0' : -1;
 }
 
 /* @name's value as @uid reads it (mode 0644: anyone may), or -1 */

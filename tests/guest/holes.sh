@@ -1113,10 +1113,19 @@ nolsm)
 	check "lsm=capability: root writes a legacy value" \
 		setfattr -n security.capability -v $V1 $H/nolsm_v1
 	check_out "... which root's exec then applies" "0x2000" fields Prm -- $H/nolsm_v1 status
-	check "... and removes it" setfattr -x security.capability $H/nolsm_v1
+	chmod 0777 $H && chmod 0666 $H/nolsm_v1
+	check "... uid 1000 cannot remove it: EPERM" \
+		eperm runas 1000 setfattr -x security.capability $H/nolsm_v1
+	check_out "... still there" "$V1" val $H/nolsm_v1
+	check "... root removes it" setfattr -x security.capability $H/nolsm_v1
+	# setfattr exits 0 when the call returns any value but -1
+	check_out "... and it is gone" "" val $H/nolsm_v1
 	: > $H/nolsm_own && chown 1000:1000 $H/nolsm_own
 	check "... uid 1000 writes another security.* name on its own file: EPERM" \
 		eperm runas 1000 setfattr -n security.fcapstest -v 1 $H/nolsm_own
+	setfattr -n security.fcapstest -v 1 $H/nolsm_own
+	check "... nor removes one root wrote there: EPERM" \
+		eperm runas 1000 setfattr -x security.fcapstest $H/nolsm_own
 	;;
 *)
 	echo "usage: holes.sh kernel|bpf|sync|faults|ceiling|nolsm" >&2
