@@ -23,7 +23,9 @@
  *   settid            clone3() a child at a free pid it names (set_tid, which
  *                     capability 40 or cap_sys_admin allows): settid=0 or
  *                     -1 errno=N
- *   hold              capped until SIGUSR1, then sethostname (hold_*=)
+ *   hold [PID]        capped until SIGUSR1, then sethostname (hold_*=); with
+ *                     PID, then ptrace PID, traceme and trace (ourselves),
+ *                     root mapped in a namespace, securebits 0x10
  *   lease FILE        a write lease on FILE until SIGUSR1 (lease_ready=1)
  *   exec FILE [ARG]...
  *                     execv FILE (after the options: --nnp first, say)
@@ -112,6 +114,33 @@ static unsigned long mmap_min(void)
 	return min;
 }
 
+static int enter_userns(void);
+
+/* What a held process's ceiling decides besides: each asks about this
+ * process's capped sets, and the last changes them */
+static void hold_more(pid_t pid)
+{
+	char *trace[] = { "/usr/local/bin/fcaps_probe", "status", NULL };
+	pid_t child;
+	int status;
+
+	probe_ptrace(pid);
+	probe_traceme(trace[0]);
+	probe_trace(trace);
+	fflush(stdout);
+	child = fork();
+	if (!child) {
+		int step = enter_userns();
+
+		printf("userns_errno=%d userns_step=%d\n", step ? errno : 0, step);
+		fflush(stdout);
+		_exit(0);
+	}
+	if (child > 0)
+		waitpid(child, &status, 0);
+	probe_report("securebits_set", prctl(PR_SET_SECUREBITS, 0x10, 0, 0, 0));
+}
+
 /* hold: capped until told (SIGUSR1), then sethostname(2) and a page at 0
  * and at vm.mmap_min_addr, as it stands, in this very process: no exec
  * that would give it new credentials */
@@ -123,7 +152,7 @@ static void on_usr1(int sig)
 	got_usr1 = 1;
 }
 
-static int do_hold(void)
+static int do_hold(pid_t pid)
 {
 	sigset_t block, old;
 	char name[64];
@@ -142,6 +171,8 @@ static int do_hold(void)
 	probe_report("hold_sethostname", sethostname(name, strlen(name)));
 	printf("hold_mmap_low=%d hold_mmap_min=%d\n", battery_map_at(0),
 	       battery_map_at(mmap_min()));
+	if (pid > 0)
+		hold_more(pid);
 	return 0;
 }
 
@@ -641,7 +672,7 @@ int main(int argc, char **argv, char **envp)
 	} else if (!strcmp(cmd, "battery") && argc == 4) {
 		return do_battery(atoi(argv[2]), atoi(argv[3]));
 	} else if (!strcmp(cmd, "hold")) {
-		return do_hold();
+		return do_hold(argc > 2 ? atoi(argv[2]) : 0);
 	} else if (!strcmp(cmd, "lease") && argc == 3) {
 		return do_lease(argv[2]);
 	} else if (!strcmp(cmd, "thread") && argc == 4) {

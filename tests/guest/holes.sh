@@ -922,6 +922,21 @@ ceiling)
 	check_out "BPF ceiling, a capped process: no sethostname, page 0 refused, a page at vm.mmap_min_addr mapped" \
 		"-1 0 1" maps enforce
 	check_out "... and in shadow mode, where ceilings only record, both allowed" "0 1 1" maps shadow
+	# the same for every other program that reads a ceiling: a holder
+	# capped to raw+ptrace(pP) by an exec that grew its pP (non-dumpable)
+	shadowed() {	# MODE
+		sleep 100 & v=$!
+		fcapsctl mode enforce > /dev/null
+		$H/c/probe_raw exec $H/c/probe_tp hold $v > $H/hold2.out & h=$!
+		wait_line hold_ready=1 $H/hold2.out
+		fcapsctl mode $1 > /dev/null
+		kill -USR1 $h; wait $h
+		kill $v; wait $v 2>/dev/null
+		fields ptrace traceme trace userns_step securebits_set -- cat $H/hold2.out
+	}
+	check_out "BPF ceiling, a capped process: ptrace of root's, traceme by an uncapped child, tracing its own child, root mapped as root, securebits: each refused" \
+		"-1 -1 -1 2 -1" shadowed enforce
+	check_out "... and in shadow mode, each allowed" "0 0 0 0 0" shadowed shadow
 	fcapsctl mode enforce > /dev/null
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	check_out "BPF ceiling: cap_setpcap and cap_setfcap in pP alone, the same" "-1 1/2" pedges
