@@ -158,6 +158,9 @@ sleep 0.2
 step "mode enforce with the ring full" fcapsctl mode enforce
 check "... a signal the rule refuses is refused (EPERM, decided without a record)" \
 	eperm runas 1000 unshare -r kill -0 $t
+check_out "... and so are prlimit and SIGIO (the rule's other channels)" "prlimit: EPERM sigio: dropped" \
+	sh -c "{ runas 1000 unshare -r fcaps_tamper prlimit $t; runas 1000 unshare -r fcaps_tamper sigio $t 9; } |
+	tr '\n' ' ' | sed 's/ \$//'"
 step "mode shadow again" fcapsctl mode shadow
 kill $t; wait $t 2>/dev/null
 # a dump that cannot be written frees nothing (a long differential drains

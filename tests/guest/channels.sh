@@ -27,13 +27,14 @@ stop() { kill -9 $t 2>/dev/null; wait $t 2>/dev/null; }
 # SIGKILL aimed with F_SETOWN before BPF was loaded, raised after: BPF
 # never saw the owner set and takes the pipe's opener (who aimed it) for
 # it, not the writer. late_sigio [runas 1000] [WRITER_UID]: who aims it
+# (with $TP, that copy of fcaps_tamper)
 late_sigio() {
 	start $H/target
 	rm -f $H/go $H/late.out
 	if [ "$1" = runas ]; then
-		runas "$2" $T sigio-late $t 9 $H/go $3 > $H/late.out &
+		runas "$2" ${TP:-$T} sigio-late $t 9 $H/go $3 > $H/late.out &
 	else
-		$T sigio-late $t 9 $H/go $1 > $H/late.out &
+		${TP:-$T} sigio-late $t 9 $H/go $1 > $H/late.out &
 	fi
 	l=$!
 	if ! wait_line aimed $H/late.out; then
@@ -57,6 +58,13 @@ if [ "$mode" = bpf ]; then
 		"sigio-late: delivered" late_sigio
 	check_out "root aimed it before the load, a uid 1000 child writes after: delivered (the opener is the sender, not the writer)" \
 		"sigio-late: delivered" late_sigio 1000
+	# the opener's sets as they are: pP and pE apart (a 6.1 v2 value
+	# without the effective flag gives uid 1000 cap_net_raw in pP alone)
+	cp $T $H/tamper_p
+	setfattr -n security.capability -v 0x0000000200200000000000000000000000000000 $H/tamper_p
+	TP=$H/tamper_p check_out "uid 1000 with cap_net_raw in pP alone aimed it before the load: delivered (its pP holds the target's)" \
+		"sigio-late: delivered" late_sigio runas 1000
+	unset TP
 	fcapsctl load --mode enforce > /dev/null
 fi
 
@@ -117,5 +125,20 @@ check_out "kill=0: a namespace's root's SIGKILL at a later namespace's process: 
 	"sigio-nsreuse: delivered" $T sigio-nsreuse
 ex_delivered $H/target "kill=0, the capped target"
 kill_switch 1
-[ "$mode" = bpf ] && fcapsctl unload >/dev/null
+if [ "$mode" = bpf ]; then
+	# sigio_owners full: an owner that does not fit is unknown, and an
+	# unknown owner signals nobody (fail closed), rather than pass for the
+	# file's opener (root here)
+	fmax=$(cat /proc/sys/fs/file-max)
+	echo 262144 > /proc/sys/fs/file-max
+	$T sigio-flood 65536 > $H/flood.out & f=$!
+	for i in $(seq 240); do grep -q "sigio-flood: ok" $H/flood.out && break; sleep 0.5; done
+	start /usr/local/bin/fcaps_probe
+	check_out "sigio_owners full: root's SIGKILL aimed after at an uncapped uid 1000 process: dropped (fail closed)" \
+		"sigio: dropped" $T sigio $t 9
+	stop
+	kill $f; wait $f 2>/dev/null
+	echo $fmax > /proc/sys/fs/file-max
+	fcapsctl unload >/dev/null
+fi
 finish

@@ -56,6 +56,7 @@
  *                     root), then --userns under it as that root
  *   --eff HEX         set the effective set to HEX (within the permitted)
  *   --nnp             PR_SET_NO_NEW_PRIVS
+ *   --dumpable        PR_SET_DUMPABLE 1: dumpable=0|-1 errno=N
  *   --inherit CAP     capset: add CAP to pI; inherit=0 or inherit=-1 errno=N
  *   --ambient CAP     as the ambient subcommand, for an exec after it
  *   --securebits HEX  as the securebits subcommand, for an exec after it
@@ -598,6 +599,8 @@ int main(int argc, char **argv, char **envp)
 				return 1;
 			}
 			argc--, argv++;
+		} else if (!strcmp(argv[1], "--dumpable")) {
+			probe_report("dumpable", prctl(PR_SET_DUMPABLE, 1, 0, 0, 0));
 		} else if (!strcmp(argv[1], "--nnp")) {
 			if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {
 				printf("nnp_errno=%d\n", errno);

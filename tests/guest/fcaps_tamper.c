@@ -59,6 +59,8 @@
  *                         the owner is the child, the writer this process
  *   sigio-writer PID SIG UID  this process aims it, a child that became
  *                         UID writes the pipe
+ *   sigio-flood N         N files owned (F_SETOWN) by this process, which
+ *                         then waits to be killed: "sigio-flood: ok"
  *   sigio-late PID SIG FILE [UID]  aim it, print "aimed", and once FILE
  *                         exists write the pipe (an owner set before a
  *                         load); with UID a child that became UID writes
@@ -585,6 +587,24 @@ static int sigio(pid_t pid, int sig, enum sigio_split split, uid_t uid)
 	return 0;
 }
 
+static int sigio_flood(int n)
+{
+	struct rlimit rl = { n + 64, n + 64 };
+
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		return setup_failed("the descriptor limit");
+	for (int i = 0; i < n; i++) {
+		int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || fcntl(fd, F_SETOWN, getpid()))
+			return setup_failed("an owned file");
+	}
+	result(0);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 static int trace(pid_t pid)
 {
 	int status, sig;
@@ -923,6 +943,8 @@ int main(int argc, char **argv)
 		return idmap_mount(argv[2], argv[3], argv[4], argv[argc - 1]);
 	if (!strcmp(op, "sigio") && argc == 4)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
+	if (!strcmp(op, "sigio-flood") && argc == 3)
+		return sigio_flood(atoi(argv[2]));
 	if (!strcmp(op, "sigio-ex") && argc == 5) {
 		owner_type = !strcmp(argv[4], "tid") ? F_OWNER_TID :
 			     !strcmp(argv[4], "pid") ? F_OWNER_PID :

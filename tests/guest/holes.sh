@@ -865,10 +865,11 @@ ceiling)
 	dumpable() {
 		echo "$(fields trace -- $H/c/probe_raw exec $H/c/probe_tp trace $P status)" \
 		     "$(fields trace -- $H/c/probe_tp exec $H/c/probe_raw trace $P status)" \
-		     "$(fields trace -- $H/c/probe_raw exec $H/c/probe_tp exec $H/c/probe_raw trace $P status)"
+		     "$(fields trace -- $H/c/probe_raw exec $H/c/probe_tp exec $H/c/probe_raw trace $P status)" \
+		     "$(fields trace -- $H/c/probe_raw exec $H/c/probe_tp --dumpable trace $P status)"
 	}
-	check_out "kernel: a capped root whose exec grew pP cannot trace its own child (-1); one whose pP shrank can (0), also after growing first (0)" \
-		"-1 0 0" dumpable
+	check_out "kernel: a capped root whose exec grew pP cannot trace its own child (-1); one whose pP shrank can (0), also after growing first (0), and one made dumpable by prctl (0)" \
+		"-1 0 0 0" dumpable
 	# capset cannot put into pI what the capped sets lack, so an exec of a
 	# file whose fI holds it gains nothing either
 	cp /usr/local/bin/fcaps_probe $H/c/fi_admin && fcapsctl setcap $H/c/fi_admin 'cap_sys_admin+ei'
@@ -948,7 +949,7 @@ ceiling)
 		"0 1 1 0" ambexec
 	check_out "BPF ceiling: ptrace compares the capped sets, the same" "1 0 0/1" tracing
 	check_out "BPF ceiling: non-dumpable after an exec that grew the capped pP, the same" \
-		"-1 0 0" dumpable
+		"-1 0 0 0" dumpable
 	check_out "BPF ceiling: an ambient raise reaches the next exec's pA', the same" \
 		"0 0 1 0" noroot
 	check_out "BPF ceiling: an ambient capability from before the capped exec stays gone, the same" \
