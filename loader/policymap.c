@@ -2,6 +2,7 @@
 /* The policy's two pinned maps (policymap.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
@@ -27,30 +28,57 @@ void policy_maps_close(struct policy_maps *pm)
 	close(pm->fd[1]);
 }
 
+/* What one write replaced, to put back if a later one fails */
+struct undo {
+	struct fcaps_file_key key;
+	struct fcaps_policy_value old[2];
+	int had[2];	/* the key was in map [m] before */
+};
+
+static void roll_back(const struct policy_maps *pm, const struct undo *u, size_t n)
+{
+	while (n--)
+		for (int m = 0; m < 2; m++)
+			if (u[n].had[m])
+				bpf_map_update_elem(pm->fd[m], &u[n].key, &u[n].old[m], BPF_ANY);
+			else
+				bpf_map_delete_elem(pm->fd[m], &u[n].key);
+}
+
 /*
  * A value that is not legacy-tagged which does not fit its map is only
  * predicted (BPF enforces none): counted and warned of, not an error; a
- * legacy one that does not fit is.
+ * legacy one that does not fit is, and what this call wrote before it is
+ * put back as it was: a failed command changes nothing.
  */
 int put_policy(const struct policy_maps *pm, const struct policy *p, __u32 gen, __u64 flags)
 {
-	size_t lost = 0;
+	struct undo *u = calloc(p->n ? p->n : 1, sizeof(*u));
+	size_t lost = 0, done = 0;
 
+	if (!u) {
+		fprintf(stderr, "fcapsctl: policy map: out of memory\n");
+		return -1;
+	}
 	for (size_t i = 0; i < p->n; i++) {
 		struct fcaps_file_key key = p->v[i].key;
 		int m = !fcaps_policy_is_legacy(&p->v[i].value);
-		struct fcaps_policy_value old;
+		struct undo *w = &u[done];
 		__u8 gone;
 
 		if (flags == BPF_NOEXIST && pm->removed >= 0 &&
 		    !bpf_map_lookup_elem(pm->removed, &key, &gone))
 			continue;
 		key.gen = gen;
-		if (flags == BPF_NOEXIST && !bpf_map_lookup_elem(pm->fd[!m], &key, &old))
+		w->key = key;
+		w->had[0] = !bpf_map_lookup_elem(pm->fd[0], &key, &w->old[0]);
+		w->had[1] = !bpf_map_lookup_elem(pm->fd[1], &key, &w->old[1]);
+		if (flags == BPF_NOEXIST && w->had[!m])
 			continue;
 		if (!bpf_map_update_elem(pm->fd[m], &key, &p->v[i].value, flags)) {
 			if (flags != BPF_NOEXIST)
 				bpf_map_delete_elem(pm->fd[!m], &key);
+			done++;
 			continue;
 		}
 		if (flags == BPF_NOEXIST && errno == EEXIST)
@@ -59,10 +87,13 @@ int put_policy(const struct policy_maps *pm, const struct policy *p, __u32 gen, 
 			lost++;
 			continue;
 		}
-		fprintf(stderr, "fcapsctl: policy map: adding %s: %s\n",
+		fprintf(stderr, "fcapsctl: policy map: adding %s: %s; nothing written\n",
 			p->v[i].path, strerror(errno));
+		roll_back(pm, u, done);
+		free(u);
 		return -1;
 	}
+	free(u);
 	if (lost)
 		fprintf(stderr, "fcapsctl: warning: policy61 is full: %zu values of 6.1's formats "
 			"not mirrored (BPF predicts those files as having none)\n", lost);

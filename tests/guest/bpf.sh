@@ -325,4 +325,18 @@ check_out "load --scan: a capped file deleted between the scan and the write lea
 fcapsctl policy del /tmp/race/kept > /dev/null
 check_out "policy scan: the same" "0 1" gone_between fcapsctl policy scan /tmp/race
 fcapsctl unload > /dev/null
+
+# a command that fails partway writes nothing: six legacy values into a
+# policy map of four that holds two of them already
+for i in 1 2 3 4 5 6; do : > /tmp/race/f$i; done
+printf '/tmp/race/f%s cap_kill+ep\n' 1 2 > /tmp/two.policy
+printf '/tmp/race/f%s cap_net_raw+ep\n' 1 2 3 4 5 6 > /tmp/six.policy
+fcapsctl load --mode shadow --policy-max 4 --policy /tmp/two.policy > /dev/null
+before=$(fcapsctl policy list | sort)
+out=$(fcapsctl policy import /tmp/six.policy 2>&1); rc=$?
+check "policy import of six legacy values into a map of four fails" [ "$rc" = 1 ]
+check_contains "... saying nothing was written" "nothing written" "$out"
+check_out "... and the policy is as it was: the two it overwrote put back, none added" "$before" \
+	sh -c "fcapsctl policy list | sort"
+fcapsctl unload > /dev/null
 finish
