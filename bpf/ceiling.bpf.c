@@ -128,9 +128,10 @@ int BPF_PROG(fcaps_ceiling_free, struct cred *cred)
 }
 
 /*
- * capset(2) narrows pE, pP and pA; the ceiling follows as the kernel would.
- * Adding to pI anything outside pI and the capped pP needs CAP_SETPCAP,
- * which cap_capset() asks cap_capable() directly: refused here without it.
+ * capset(2) narrows pE, pP and pA; the ceiling follows as the kernel would,
+ * in either mode. Adding to pI anything outside pI and the capped pP needs
+ * CAP_SETPCAP, which cap_capset() asks cap_capable() directly: refused
+ * here without it, when enforcing.
  */
 SEC("lsm/capset")
 int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
@@ -146,7 +147,7 @@ int BPF_PROG(fcaps_ceiling_capset, struct cred *new, const struct cred *old,
 		return 0;
 	if ((fcaps_cap64(*inheritable) & ~(fcaps_cap64(old->cap_inheritable) |
 					    (fcaps_cap64(old->cap_permitted) & c->pp))) &&
-	    !((fcaps_cap64(old->cap_effective) & c->pe) >> CAP_SETPCAP & 1))
+	    !((fcaps_cap64(old->cap_effective) & c->pe) >> CAP_SETPCAP & 1) && enforcing())
 		return -EPERM;
 	c->pp &= fcaps_cap64(*permitted);
 	c->pe = fcaps_cap64(*effective) & c->pp;

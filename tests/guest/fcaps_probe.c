@@ -25,7 +25,8 @@
  *                     -1 errno=N
  *   hold [PID]        capped until SIGUSR1, then sethostname (hold_*=); with
  *                     PID, then ptrace PID, traceme and trace (ourselves),
- *                     root mapped in a namespace, securebits 0x10
+ *                     root mapped in a namespace, cap_sys_admin into pI,
+ *                     securebits 0x10
  *   lease FILE        a write lease on FILE until SIGUSR1 (lease_ready=1)
  *   exec FILE [ARG]...
  *                     execv FILE (after the options: --nnp first, say)
@@ -116,6 +117,7 @@ static unsigned long mmap_min(void)
 }
 
 static int enter_userns(void);
+static int add_inheritable(int cap);
 
 /* What a held process's ceiling decides besides: each asks about this
  * process's capped sets, and the last changes them */
@@ -139,6 +141,7 @@ static void hold_more(pid_t pid)
 	}
 	if (child > 0)
 		waitpid(child, &status, 0);
+	probe_report("inherit", add_inheritable(CAP_SYS_ADMIN));
 	probe_report("securebits_set", prctl(PR_SET_SECUREBITS, 0x10, 0, 0, 0));
 }
 

@@ -933,11 +933,11 @@ ceiling)
 		fcapsctl mode $1 > /dev/null
 		kill -USR1 $h; wait $h
 		kill $v; wait $v 2>/dev/null
-		fields ptrace traceme trace userns_step securebits_set -- cat $H/hold2.out
+		fields ptrace traceme trace userns_step inherit securebits_set -- cat $H/hold2.out
 	}
-	check_out "BPF ceiling, a capped process: ptrace of root's, traceme by an uncapped child, tracing its own child, root mapped as root, securebits: each refused" \
-		"-1 -1 -1 2 -1" shadowed enforce
-	check_out "... and in shadow mode, each allowed" "0 0 0 0 0" shadowed shadow
+	check_out "BPF ceiling, a capped process: ptrace of root's, traceme by an uncapped child, tracing its own child, root mapped as root, pI grown, securebits: each refused" \
+		"-1 -1 -1 2 -1 -1" shadowed enforce
+	check_out "... and in shadow mode, each allowed" "0 0 0 0 0 0" shadowed shadow
 	fcapsctl mode enforce > /dev/null
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	check_out "BPF ceiling: cap_setpcap and cap_setfcap in pP alone, the same" "-1 1/2" pedges

@@ -104,8 +104,8 @@ bpf_attacks() {
 	# fcaps' programs and links are not received at all
 	for pin in progs/fcaps_ceiling_capable links/fcaps_kill; do
 		rm -f /tmp/sock
-		timeout 10 $C/tamper_bpf recv-fd /tmp/sock > /tmp/recv.out &
-		wait_line listening /tmp/recv.out
+		timeout 20 $C/tamper_bpf recv-fd /tmp/sock > /tmp/recv.out &
+		for i in $(seq 50); do grep -qx listening /tmp/recv.out && break; sleep 0.2; done
 		$T send-fd /tmp/sock $P/$pin > /dev/null
 		wait $!
 		check_out "capped with cap_bpf, sent $pin over a socket: not received" \
