@@ -59,6 +59,7 @@
  *                         the owner is the child, the writer this process
  *   sigio-writer PID SIG UID  this process aims it, a child that became
  *                         UID writes the pipe
+ *   setns PID             enter PID's user namespace (CAP_SYS_ADMIN there)
  *   sigio-flood N         N files owned (F_SETOWN) by this process, which
  *                         then waits to be killed: "sigio-flood: ok"
  *   sigio-late PID SIG FILE [UID]  aim it, print "aimed", and once FILE
@@ -945,6 +946,16 @@ int main(int argc, char **argv)
 		return sigio(atoi(argv[2]), atoi(argv[3]), SIGIO_ALONE, 0);
 	if (!strcmp(op, "sigio-flood") && argc == 3)
 		return sigio_flood(atoi(argv[2]));
+	if (!strcmp(op, "setns") && argc == 3) {
+		char path[64];
+		int fd;
+
+		snprintf(path, sizeof(path), "/proc/%s/ns/user", argv[2]);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return setup_failed(path);
+		return result(setns(fd, CLONE_NEWUSER) ? errno : 0);
+	}
 	if (!strcmp(op, "sigio-ex") && argc == 5) {
 		owner_type = !strcmp(argv[4], "tid") ? F_OWNER_TID :
 			     !strcmp(argv[4], "pid") ? F_OWNER_PID :

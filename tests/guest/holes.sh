@@ -736,6 +736,14 @@ ceiling)
 	rootmap() { fields userns_errno userns_step -- $H/c/probe_raw --userns status; }
 	check_out "kernel: a capped root process without cap_setfcap cannot map root as root in a new user namespace (EPERM at uid_map)" \
 		"1 2" rootmap
+	# over a namespace its euid owns, cap_capable() grants without pE: a
+	# capped root enters one (setns asks CAP_SYS_ADMIN there)
+	ownns() {
+		$T --userns hold 30 > $H/om.out 2>&1 & h=$!
+		for i in $(seq 25); do grep -q "hold: ok" $H/om.out && break; sleep 0.2; done
+		$H/c/ktamper setns $h
+		kill $h; wait $h 2>/dev/null
+	}
 	# signals and scheduling compare the capped sets: root's own processes
 	# hold more than a capped root process (an uncapped probe may)
 	pairs() {
@@ -769,6 +777,8 @@ ceiling)
 	}
 	check_out "kernel: a capped root process's SIGKILL by SIGIO at another with its own sets: delivered" \
 		"sigio: delivered" csigio
+	check_out "kernel: a capped root process enters a namespace its euid owns (CAP_SYS_ADMIN there is the owner's)" \
+		"setns: ok" ownns
 	# cap_sys_nice in the capped pE renices root's own processes
 	cp /usr/local/bin/fcaps_probe $H/c/probe_nice && fcapsctl setcap $H/c/probe_nice 'cap_sys_nice+ep'
 	npair() {
@@ -897,6 +907,7 @@ ceiling)
 	check_out "BPF ceiling: not carried into a new user namespace, kept over the initial one" \
 		"1 0 0" nsops
 	check_out "BPF ceiling: no root mapped as root without cap_setfcap" "1 2" rootmap
+	check_out "BPF ceiling: a namespace its euid owns entered, the same" "setns: ok" ownns
 	check_out "BPF ceiling: the pair rules compare the capped sets" "-1/1 -1/1 -1/1 0" pairs
 	check_out "BPF ceiling: the target's capped sets too, the same" "0 0" cpair
 	check_out "BPF ceiling: SIGIO at the target's capped sets, the same" "sigio: delivered" csigio
