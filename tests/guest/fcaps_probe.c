@@ -27,6 +27,8 @@
  *                     PID, then ptrace PID, traceme and trace (ourselves),
  *                     root mapped in a namespace, cap_sys_admin into pI,
  *                     securebits 0x10
+ *   hold-exec FILE [ARG]...
+ *                     as hold, then execv FILE once told
  *   lease FILE        a write lease on FILE until SIGUSR1 (lease_ready=1)
  *   exec FILE [ARG]...
  *                     execv FILE (after the options: --nnp first, say)
@@ -156,10 +158,10 @@ static void on_usr1(int sig)
 	got_usr1 = 1;
 }
 
-static int do_hold(pid_t pid)
+/* print hold_ready=1, then wait for SIGUSR1 */
+static void wait_usr1(void)
 {
 	sigset_t block, old;
-	char name[64];
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGUSR1);
@@ -169,6 +171,14 @@ static int do_hold(pid_t pid)
 	fflush(stdout);
 	while (!got_usr1)
 		sigsuspend(&old);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static int do_hold(pid_t pid)
+{
+	char name[64];
+
+	wait_usr1();
 	if (gethostname(name, sizeof(name) - 1))
 		return 1;
 	name[sizeof(name) - 1] = 0;
@@ -677,6 +687,11 @@ int main(int argc, char **argv, char **envp)
 		return probe_xattr(argv[2], argv[3], argc == 5 ? argv[4] : NULL);
 	} else if (!strcmp(cmd, "battery") && argc == 4) {
 		return do_battery(atoi(argv[2]), atoi(argv[3]));
+	} else if (!strcmp(cmd, "hold-exec") && argc > 2) {
+		wait_usr1();
+		execv(argv[2], argv + 2);
+		printf("exec_errno=%d\n", errno);
+		return 1;
 	} else if (!strcmp(cmd, "hold")) {
 		return do_hold(argc > 2 ? atoi(argv[2]) : 0);
 	} else if (!strcmp(cmd, "lease") && argc == 3) {

@@ -9,7 +9,7 @@
  * "OP: ERRNO" (the name) for the step that decides, and exits 0; 2 for a
  * usage error, 3 when the setup around the attempt failed.
  *
- *   map-read PIN          read slot 0 of an array map
+ *   map-read PIN...       read slot 0 of each array map, one after the other
  *   map-update PIN        rewrite slot 0 of an array map with its own value
  *   fork-map-update PIN   the same by a child forked after the map was got
  *   thread-map-update PIN the same after a thread of ours came and went
@@ -197,16 +197,23 @@ static int map_update(const char *pin, int in_child, int after_thread)
 	return result(bpf_map_update_elem(fd, &zero, value, BPF_ANY) ? errno : 0);
 }
 
-static int map_read(const char *pin)
+/* slot 0 of each pinned array map: a process that has read one may open
+ * and read the next */
+static int map_read(char **pins)
 {
-	struct bpf_map_info info;
-	int fd = pinned(pin);
-	__u32 zero = 0;
-	void *value;
+	for (; *pins; pins++) {
+		struct bpf_map_info info;
+		int fd = pinned(*pins);
+		__u32 zero = 0;
+		void *value;
 
-	if (map_info(fd, &info) || !(value = calloc(1, info.value_size)))
-		return setup_failed("map info");
-	return result(bpf_map_lookup_elem(fd, &zero, value) ? errno : 0);
+		if (map_info(fd, &info) || !(value = calloc(1, info.value_size)))
+			return setup_failed("map info");
+		if (bpf_map_lookup_elem(fd, &zero, value))
+			return result(errno);
+		free(value);
+	}
+	return result(0);
 }
 
 static int map_delete(const char *pin)
@@ -877,7 +884,7 @@ int main(int argc, char **argv)
 	if (argc < 3)
 		goto usage;
 	if (!strcmp(op, "map-read"))
-		return map_read(argv[2]);
+		return map_read(argv + 2);
 	if (!strcmp(op, "map-update") || !strcmp(op, "fork-map-update") ||
 	    !strcmp(op, "thread-map-update"))
 		return map_update(argv[2], !strcmp(op, "fork-map-update"),

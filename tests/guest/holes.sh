@@ -949,6 +949,21 @@ ceiling)
 	check_out "BPF ceiling, a capped process: ptrace of root's, traceme by an uncapped child, tracing its own child, root mapped as root, pI grown, securebits: each refused" \
 		"-1 -1 -1 2 -1 -1" shadowed enforce
 	check_out "... and in shadow mode, each allowed" "0 0 0 0 0 0" shadowed shadow
+	# an exec in shadow mode drops the ceiling its credentials were copied
+	# with, as the kernel gives a plain root file root's sets back
+	holdexec() {
+		fcapsctl mode enforce > /dev/null
+		$H/c/probe_raw hold-exec $P hold > $H/he.out & h=$!
+		wait_line hold_ready=1 $H/he.out
+		fcapsctl mode shadow > /dev/null
+		kill -USR1 $h
+		for i in $(seq 50); do [ "$(grep -c hold_ready=1 $H/he.out)" = 2 ] && break; sleep 0.1; done
+		fcapsctl mode enforce > /dev/null
+		kill -USR1 $h; wait $h
+		sed -n 's/^hold_sethostname=\([-0-9]*\).*/\1/p' $H/he.out
+	}
+	check_out "BPF ceiling: a capped root's exec of a plain root file in shadow mode: root again once enforce is back" \
+		0 holdexec
 	fcapsctl mode enforce > /dev/null
 	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
 	check_out "BPF ceiling: cap_setpcap and cap_setfcap in pP alone, the same" "-1 1/2" pedges

@@ -144,6 +144,8 @@ bpf_attacks() {
 	# reading stays what it was: by value (BTF, which bpftool and fcapsctl
 	# print with, takes CAP_SYS_ADMIN, which a capped root never had)
 	check_out "capped: reading a map stays allowed" "map-read: ok" $C/tamper map-read $P/config
+	check_out "... and two, one after the other, in one process" "map-read: ok" \
+		$C/tamper map-read $P/config $P/decisions
 	check_out "uncapped root: the same descriptors are its to use (map-delete: ENOENT)" \
 		"map-delete: ENOENT" $T map-delete $P/policy
 	check_out "uncapped root: the same commands are the kernel's to answer" \
