@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -26,12 +27,65 @@
 
 #define WARN_MAX 10	/* warnings printed a scan; the rest only counted */
 
+/* The files held open, by key (open addressing): one found again, by a
+ * hard link a user made, is not held twice */
+struct held_set {
+	struct fcaps_file_key *keys;
+	unsigned char *used;
+	size_t n, cap;
+};
+
 struct scan {
 	struct walk w;
 	struct policy *into;
 	struct fs_seen fs;
+	struct held_set held;
 	unsigned long skipped;
 };
+
+static size_t slot_of(const struct held_set *h, const struct fcaps_file_key *k)
+{
+	size_t i = (size_t)((k->ino ^ ((__u64)k->dev << 32)) * 0x9e3779b97f4a7c15ULL) & (h->cap - 1);
+
+	while (h->used[i] && memcmp(&h->keys[i], k, sizeof(*k)))
+		i = (i + 1) & (h->cap - 1);
+	return i;
+}
+
+/* 1 added, 0 there already, -1 out of memory */
+static int held_add(struct held_set *h, const struct fcaps_file_key *k)
+{
+	size_t i;
+
+	if (2 * (h->n + 1) > h->cap) {
+		struct held_set g = { .cap = h->cap ? 2 * h->cap : 64 };
+
+		g.keys = calloc(g.cap, sizeof(*g.keys));
+		g.used = calloc(g.cap, 1);
+		if (!g.keys || !g.used) {
+			free(g.keys);
+			free(g.used);
+			return -1;
+		}
+		for (size_t j = 0; j < h->cap; j++)
+			if (h->used[j]) {
+				i = slot_of(&g, &h->keys[j]);
+				g.keys[i] = h->keys[j];
+				g.used[i] = 1;
+			}
+		g.n = h->n;
+		free(h->keys);
+		free(h->used);
+		*h = g;
+	}
+	i = slot_of(h, k);
+	if (h->used[i])
+		return 0;
+	h->keys[i] = *k;
+	h->used[i] = 1;
+	h->n++;
+	return 1;
+}
 
 #define scan_of(w) ((struct scan *)((char *)(w) - offsetof(struct scan, w)))
 
@@ -103,9 +157,10 @@ static void scan_file(struct walk *w, int dirfd, const char *name, const char *p
 	e.value.len = len;
 	memcpy(e.value.value, buf, sizeof(buf));
 	snprintf(e.path, sizeof(e.path), "%s", path);
-	if (!fcaps_policy_is_legacy(&e.value))
+	rc = fcaps_policy_is_legacy(&e.value) ? held_add(&s->held, &e.key) : 0;
+	if (rc <= 0)
 		close(fd);
-	else if (policy_hold(s->into, fd))
+	if (rc < 0 || (rc > 0 && policy_hold(s->into, fd)))
 		failure(w, path, "out of memory");
 	if (policy_append(s->into, &e))
 		failure(w, path, "out of memory");
@@ -118,7 +173,7 @@ int policy_scan_dir(const char *dir, struct policy *p)
 	struct rlimit rl;
 	int fd;
 
-	/* a descriptor a legacy value found, held until it is written */
+	/* a descriptor a file with a legacy value, held until it is written */
 	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
 		rl.rlim_cur = rl.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &rl);
@@ -130,6 +185,8 @@ int policy_scan_dir(const char *dir, struct policy *p)
 	}
 	walk_tree(&s.w, fd, dir);
 	close(fd);
+	free(s.held.keys);
+	free(s.held.used);
 	if (s.skipped)
 		fprintf(stderr, "fcapsctl: scan: %s: %lu entries skipped (%s)\n", dir, s.skipped,
 			"changed while scanned, or refused to root");
