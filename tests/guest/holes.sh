@@ -800,26 +800,21 @@ ceiling)
 	}
 	check_out "kernel: capped root execs a plain file: under nnp capped (0/0), else root (1/1); no ambient sys_admin, no securebits" \
 		"0/0 1/1 -1/1 -1/1" later
-	# pP and pE apart: an ambient capability needs it in pP, securebits
-	# need cap_setpcap in pE
+	# pP and pE apart: an ambient capability needs it in pP; securebits,
+	# and pI grown past pP, need cap_setpcap in pE; mapping root as root,
+	# cap_setfcap in pE
 	cp /usr/local/bin/fcaps_probe $H/c/probe_p &&
 		fcapsctl setcap $H/c/probe_p 'cap_net_raw+ep cap_net_bind_service,cap_setpcap+p'
-	edges() {
-		echo "$(fields ambient errno -- $H/c/probe_p ambient 10 | tr ' ' /)" \
-		     "$(fields securebits_set errno -- $H/c/probe_p securebits 10 | tr ' ' /)"
-	}
-	check_out "kernel: capped root raises a capability of its pP alone as ambient (0); no securebits with cap_setpcap in pP alone (EPERM)" \
-		"0 -1/1" edges
-	# capset reads cap_setpcap from pE too: pI cannot grow past pP with it
-	# in pP alone; cap_setfcap (mapping root as root) from pE as well
 	cp /usr/local/bin/fcaps_probe $H/c/probe_sfp &&
 		fcapsctl setcap $H/c/probe_sfp 'cap_net_raw+ep cap_setfcap+p'
-	pedges() {
-		echo "$(fields inherit -- $H/c/probe_p --inherit 21 status)" \
+	edges() {
+		echo "$(fields ambient errno -- $H/c/probe_p ambient 10 | tr ' ' /)" \
+		     "$(fields securebits_set errno -- $H/c/probe_p securebits 10 | tr ' ' /)" \
+		     "$(fields inherit -- $H/c/probe_p --inherit 21 status)" \
 		     "$(fields userns_errno userns_step -- $H/c/probe_sfp --userns status | tr ' ' /)"
 	}
-	check_out "kernel: cap_setpcap in pP alone adds nothing to pI (-1); cap_setfcap in pP alone maps no root as root (EPERM at uid_map)" \
-		"-1 1/2" pedges
+	check_out "kernel: capped root raises a capability of its pP alone as ambient (0); with cap_setpcap in pP alone no securebits (EPERM) nor pI grown (-1); with cap_setfcap in pP alone no root mapped as root (EPERM at uid_map)" \
+		"0 -1/1 -1 1/2" edges
 	# capability 40, the last: in pI before the capped exec, still not
 	# raisable as ambient outside the capped pP
 	cap40() { fields inherit ambient errno -- $P --inherit 40 exec $H/c/probe_p ambient 40; }
@@ -965,8 +960,7 @@ ceiling)
 	check_out "BPF ceiling: a capped root's exec of a plain root file in shadow mode: root again once enforce is back" \
 		0 holdexec
 	fcapsctl mode enforce > /dev/null
-	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1" edges
-	check_out "BPF ceiling: cap_setpcap and cap_setfcap in pP alone, the same" "-1 1/2" pedges
+	check_out "BPF ceiling: pP and pE apart, the same" "0 -1/1 -1 1/2" edges
 	check_out "BPF ceiling: capability 40 not raisable as ambient, the same" "0 -1 1" cap40
 	check_out "BPF ceiling: no clone3 set_tid (capable() of capability 40), the same" \
 		"-1 1" settid $H/c/probe_raw
