@@ -304,6 +304,7 @@ int do_load(int argc, char **argv)
 	pm.fd[0] = bpf_map__fd(skel->maps.policy);
 	pm.fd[1] = bpf_map__fd(skel->maps.policy61);
 	pm.removed = bpf_map__fd(skel->maps.scan_removed);
+	pm.fresh = 1;
 	if (put_policy(&pm, &o.pol, 0, BPF_ANY) || put_policy(&pm, &scanned, 0, BPF_NOEXIST))
 		goto err_policy;
 	o.cfg.scanning = 0;

@@ -12,6 +12,7 @@
 int policy_maps_open(struct policy_maps *pm, int rdonly)
 {
 	pm->removed = -1;
+	pm->fresh = 0;
 	pm->fd[0] = map_fd("policy", rdonly);
 	pm->fd[1] = pm->fd[0] < 0 ? -1 : map_fd("policy61", rdonly);
 	if (pm->fd[1] < 0) {
@@ -53,7 +54,7 @@ static void roll_back(const struct policy_maps *pm, const struct undo *u, size_t
  */
 int put_policy(const struct policy_maps *pm, const struct policy *p, __u32 gen, __u64 flags)
 {
-	struct undo *u = calloc(p->n ? p->n : 1, sizeof(*u));
+	struct undo *u = calloc(pm->fresh || !p->n ? 1 : p->n, sizeof(*u));
 	size_t lost = 0, done = 0;
 
 	if (!u) {
@@ -71,14 +72,17 @@ int put_policy(const struct policy_maps *pm, const struct policy *p, __u32 gen, 
 			continue;
 		key.gen = gen;
 		w->key = key;
-		w->had[0] = !bpf_map_lookup_elem(pm->fd[0], &key, &w->old[0]);
-		w->had[1] = !bpf_map_lookup_elem(pm->fd[1], &key, &w->old[1]);
+		w->had[0] = w->had[1] = 0;
+		if (!pm->fresh || flags == BPF_NOEXIST)
+			w->had[!m] = !bpf_map_lookup_elem(pm->fd[!m], &key, &w->old[!m]);
+		if (!pm->fresh && flags != BPF_NOEXIST)
+			w->had[m] = !bpf_map_lookup_elem(pm->fd[m], &key, &w->old[m]);
 		if (flags == BPF_NOEXIST && w->had[!m])
 			continue;
 		if (!bpf_map_update_elem(pm->fd[m], &key, &p->v[i].value, flags)) {
 			if (flags != BPF_NOEXIST)
 				bpf_map_delete_elem(pm->fd[!m], &key);
-			done++;
+			done += !pm->fresh;
 			continue;
 		}
 		if (flags == BPF_NOEXIST && errno == EEXIST)

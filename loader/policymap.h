@@ -12,6 +12,7 @@
 struct policy_maps {
 	int fd[2];
 	int removed;
+	int fresh;	/* a load's own maps: a failure drops them whole */
 };
 
 /* The pinned ones; 0 or -1 with the error printed */
